@@ -1,0 +1,494 @@
+"""The game ``State`` API shared by every game, bots, and the game registry.
+
+The method names follow OpenSpiel's Python API verbatim (``legal_actions``,
+``apply_action``, ``is_chance_node``, ``chance_outcomes``, ``is_terminal``,
+``returns``, ``information_state_string``, ``observation_string``, ``clone``).
+Game authors subclass :class:`State` and implement the underscored hooks; the
+base class validates actions, keeps the history and hands every seat its own
+stream of :class:`Observation` objects.
+
+Observations are the bridge between games and epistemic logic: a seat's
+information state *is* the sequence of observations it received, so two game
+states look the same to seat ``i`` exactly when ``information_state_string(i)``
+is equal.  Bots receive these observations and nothing else.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from games.errors import BotError, IllegalActionError, InvalidParameterError, UnknownGameError
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "ALL",
+    "Observation",
+    "Game",
+    "State",
+    "Bot",
+    "GameResult",
+    "register_game",
+    "register_bot",
+    "load_game",
+    "make_bot",
+    "registered_games",
+    "registered_bots",
+    "play_game",
+]
+
+#: ``current_player()`` of a chance node.
+CHANCE = -1
+#: ``current_player()`` of a terminal state.
+TERMINAL = -4
+#: Audience marker: every seat observes the event.
+ALL: frozenset[int] = frozenset({-99})
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One event as one seat observed it.
+
+    Parameters
+    ----------
+    kind : str
+        Event kind, e.g. ``"deal"``, ``"play"``, ``"call"``, ``"reveal"``.
+    actor : int or None
+        The seat that acted, or ``None`` for chance and the table.
+    data : tuple of (str, object) pairs
+        What this seat saw, as sorted key/value pairs of plain immutable values
+        (ints, strings, tuples).  Hidden content is simply absent.
+    public : bool
+        Whether every seat received the same observation.
+    """
+
+    kind: str
+    actor: int | None
+    data: tuple[tuple[str, Any], ...] = ()
+    public: bool = True
+
+    @classmethod
+    def make(
+        cls, kind: str, actor: int | None = None, public: bool = True, **data: Any
+    ) -> Observation:
+        """Build an observation from keyword data (sorted for a canonical form)."""
+        return cls(kind, actor, tuple(sorted(data.items())), public)
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.data:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+    def __str__(self) -> str:
+        who = "" if self.actor is None else f"P{self.actor} "
+        body = " ".join(f"{k}={_show(v)}" for k, v in self.data)
+        return f"{who}{self.kind}" + (f" {body}" if body else "")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, tuple | list):
+        return "[" + ",".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+class Game(ABC):
+    """A game with fixed parameters; a factory of initial states.
+
+    Subclasses set ``name`` and implement :meth:`num_players` and
+    :meth:`new_initial_state`.  ``params`` is a frozen dataclass holding every
+    parameter with its default.
+    """
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, params: Any):
+        self.params = params
+
+    @abstractmethod
+    def num_players(self) -> int:
+        """The number of seats."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """A fresh state at the start of the game (usually a chance node)."""
+
+    def __repr__(self) -> str:
+        return f"load_game({self.name!r}, {self.params!r})"
+
+
+class State(ABC):
+    """A game state; the only mutable object of the library.
+
+    Implement ``_current_player``, ``_legal_actions``, ``_apply_action``,
+    ``_action_to_string`` and ``_returns``; chance nodes also implement
+    ``_chance_outcomes``.  Use :meth:`_observe` to send events to seats.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._history: list[int] = []
+        self._observations: list[list[Observation]] = [[] for _ in range(game.num_players())]
+
+    # ------------------------------------------------------------------ hooks
+    @abstractmethod
+    def _current_player(self) -> int:
+        """Seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> list[int]:
+        """Legal actions of ``player`` (a decision node), in any order."""
+
+    @abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply a legal action; the base class has already checked legality."""
+
+    @abstractmethod
+    def _action_to_string(self, player: int, action: int) -> str:
+        """Readable form of an action."""
+
+    @abstractmethod
+    def _returns(self) -> list[float]:
+        """Per-seat returns (final scores at a terminal state)."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise IllegalActionError("not a chance node")
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        """Fast legality test; override when ``_legal_actions`` is expensive."""
+        return action in self._legal_actions(player)
+
+    def _illegal_reason(self, player: int, action: int) -> str:
+        """Why ``action`` is illegal for ``player``; games override with specifics."""
+        return "it is not one of the legal actions"
+
+    # ------------------------------------------------------------ public API
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
+        return self._current_player()
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next."""
+        return self._current_player() == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted, duplicate-free legal actions (empty at a terminal state)."""
+        cur = self._current_player()
+        if cur == TERMINAL:
+            return []
+        if cur == CHANCE:
+            return sorted(a for a, _ in self._chance_outcomes())
+        if player is not None and player != cur:
+            return []
+        return sorted(set(self._legal_actions(cur)))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node."""
+        if self._current_player() != CHANCE:
+            raise IllegalActionError("chance_outcomes() called at a node that is not a chance node")
+        return sorted(self._chance_outcomes())
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action``; raise :class:`IllegalActionError` and change nothing if illegal."""
+        cur = self._current_player()
+        if cur == TERMINAL:
+            raise IllegalActionError(f"the game is over; action {action} cannot be applied")
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalActionError(f"an action is an int, got {action!r}")
+        if cur == CHANCE:
+            if action not in dict(self._chance_outcomes()):
+                raise IllegalActionError(f"{action} is not a chance outcome here")
+        elif not self._is_legal(cur, action):
+            raise IllegalActionError(
+                f"P{cur} cannot play {self._safe_action_string(cur, action)}: "
+                f"{self._illegal_reason(cur, action)}"
+            )
+        self._apply_action(action)
+        self._history.append(action)
+
+    def _safe_action_string(self, player: int, action: int) -> str:
+        try:
+            return self._action_to_string(player, action)
+        except Exception:
+            return f"action {action}"
+
+    def returns(self) -> list[float]:
+        """Per-seat returns; zeros before the end unless the game scores as it goes."""
+        return self._returns()
+
+    def history(self) -> list[int]:
+        """Every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """Readable form of ``action`` taken by ``player``."""
+        return self._action_to_string(player, action)
+
+    def string_to_action(self, player: int, text: str) -> int:
+        """The legal action whose string is ``text``."""
+        for a in self.legal_actions(player if player >= 0 else None):
+            if self._action_to_string(player, a) == text:
+                return a
+        raise IllegalActionError(f"P{player}: no legal action reads {text!r}")
+
+    def observations(self, player: int) -> tuple[Observation, ...]:
+        """Everything ``player`` has observed so far, in order."""
+        return tuple(self._observations[player])
+
+    def information_state_string(self, player: int) -> str:
+        """``player``'s whole information: its observation sequence, one per line."""
+        return "\n".join(str(o) for o in self._observations[player])
+
+    def observation_string(self, player: int) -> str:
+        """``player``'s latest observation (empty before the first)."""
+        obs = self._observations[player]
+        return str(obs[-1]) if obs else ""
+
+    def clone(self) -> State:
+        """An independent copy; changing one never changes the other."""
+        return copy.deepcopy(self)
+
+    def num_players(self) -> int:
+        return self.game.num_players()
+
+    # ---------------------------------------------------------------- helpers
+    def _observe(
+        self,
+        kind: str,
+        actor: int | None = None,
+        audience: Iterable[int] | frozenset[int] = ALL,
+        hidden: Mapping[str, Any] | None = None,
+        **data: Any,
+    ) -> None:
+        """Send an event to seats.
+
+        Seats in ``audience`` see ``data`` plus ``hidden``; the others see
+        ``data`` only.  With the default audience every seat sees everything.
+        """
+        public_obs = Observation.make(kind, actor, hidden is None or audience is ALL, **data)
+        if audience is ALL:
+            full = Observation.make(kind, actor, True, **data, **(hidden or {}))
+            for seat_obs in self._observations:
+                seat_obs.append(full)
+            return
+        aud = set(audience)
+        full = Observation.make(kind, actor, False, **data, **(hidden or {}))
+        for seat, seat_obs in enumerate(self._observations):
+            if seat in aud:
+                seat_obs.append(full)
+            elif hidden is not None:
+                seat_obs.append(public_obs)
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}(history={self._history})"
+
+
+class Bot(ABC):
+    """A player that sees only what its seat observes.
+
+    The controller calls :meth:`restart` once per game, :meth:`inform` with
+    every observation of the bot's seat as it arrives, and :meth:`step` when
+    the seat must act, passing the legal actions.  Nothing else reaches a bot.
+    """
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.seat = -1
+        self.game: Game | None = None
+
+    def restart(self, game: Game, seat: int) -> None:
+        """Start a new game at ``seat``."""
+        self.game = game
+        self.seat = seat
+
+    def inform(self, observation: Observation) -> None:  # noqa: B027 (optional hook)
+        """Receive one observation of this bot's seat (default: ignore)."""
+
+    @abstractmethod
+    def step(self, legal_actions: Sequence[int]) -> int:
+        """Choose one of ``legal_actions``."""
+
+
+# ------------------------------------------------------------------ registry
+@dataclass
+class _GameEntry:
+    factory: Callable[..., Game]
+    bots: dict[str, Callable[..., Bot]] = field(default_factory=dict)
+    doc: str = ""
+
+
+_GAMES: dict[str, _GameEntry] = {}
+
+#: Game name -> module that registers it (imported on first use).
+_GAME_MODULES: dict[str, str] = {
+    "bs": "games.bs",
+    "boerenbridge": "games.boerenbridge",
+    "shengji": "games.shengji",
+    "bs-zpy": "games.bs_zpy",
+}
+
+
+def register_game(name: str, factory: Callable[..., Game], doc: str = "") -> None:
+    """Register a game factory under ``name`` (called by each game module)."""
+    entry = _GAMES.get(name)
+    if entry is None:
+        _GAMES[name] = _GameEntry(factory, doc=doc)
+    else:
+        entry.factory = factory
+        entry.doc = doc
+
+
+def register_bot(game: str, name: str, factory: Callable[..., Bot]) -> None:
+    """Register a bot factory ``factory(seed=...)`` for ``game`` under ``name``."""
+    _entry(game).bots[name] = factory
+
+
+def _entry(name: str) -> _GameEntry:
+    if name not in _GAMES and name in _GAME_MODULES:
+        importlib.import_module(_GAME_MODULES[name])
+    if name not in _GAMES:
+        known = ", ".join(sorted(set(_GAMES) | set(_GAME_MODULES)))
+        raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
+    return _GAMES[name]
+
+
+def registered_games() -> list[str]:
+    """Names of every game that can be loaded."""
+    for name in _GAME_MODULES:
+        try:
+            _entry(name)
+        except (UnknownGameError, ImportError):
+            continue
+    return sorted(_GAMES)
+
+
+def load_game(name: str, **params: Any) -> Game:
+    """Build a registered game with parameters, e.g. ``load_game("bs", variant="koth")``."""
+    factory = _entry(name).factory
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        raise InvalidParameterError(f"{name}: {exc}") from None
+
+
+def registered_bots(game: str) -> list[str]:
+    """Names of the bots registered for ``game``."""
+    return sorted(_entry(game).bots)
+
+
+def make_bot(game: str, name: str, seed: int | None = None) -> Bot:
+    """Instantiate the bot ``name`` of ``game`` with a seed."""
+    bots = _entry(game).bots
+    if name not in bots:
+        raise UnknownGameError(
+            f"unknown bot {name!r} for {game}; known bots: {', '.join(sorted(bots))}"
+        )
+    return bots[name](seed=seed)
+
+
+# -------------------------------------------------------------------- runner
+@dataclass
+class GameResult:
+    """Outcome of one game played by :func:`play_game`."""
+
+    returns: list[float]
+    history: list[int]
+    steps: int
+    forfeit: int | None = None
+    reason: str = ""
+    state: State | None = None
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int | None = None,
+    *,
+    max_steps: int | None = None,
+    on_step: Callable[[State, int, int], None] | None = None,
+    forfeit_on_error: bool = False,
+    keep_state: bool = False,
+) -> GameResult:
+    """Play one game with ``bots`` (one per seat), chance drawn from ``seed``.
+
+    Each bot receives exactly its seat's observations (``inform``) and the
+    legal actions when it must act (``step``).  ``on_step(state, player,
+    action)`` is called before each action is applied (narration).
+
+    With ``forfeit_on_error`` a bot that raises or returns an illegal action
+    forfeits: the game stops, that seat's return is -1 and the others' 0, and
+    the reason is recorded; otherwise a :class:`BotError` is raised.
+    """
+    if len(bots) != game.num_players():
+        raise InvalidParameterError(f"{game.name} needs {game.num_players()} bots, got {len(bots)}")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for seat, bot in enumerate(bots):
+        bot.restart(game, seat)
+    seen = [0] * len(bots)
+    steps = 0
+    while True:
+        for seat, bot in enumerate(bots):
+            obs = state._observations[seat]
+            while seen[seat] < len(obs):
+                bot.inform(obs[seen[seat]])
+                seen[seat] += 1
+        cur = state.current_player()
+        if cur == TERMINAL:
+            break
+        if max_steps is not None and steps >= max_steps:
+            break
+        if cur == CHANCE:
+            outcomes = state._chance_outcomes()
+            r = rng.random()
+            acc = 0.0
+            action = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    action = a
+                    break
+        else:
+            legal = state.legal_actions(cur)
+            try:
+                action = bots[cur].step(legal)
+                if on_step is not None:
+                    on_step(state, cur, action)
+                state.apply_action(action)
+            except Exception as exc:  # a misbehaving bot forfeits
+                reason = f"P{cur} ({bots[cur].name}) {type(exc).__name__}: {exc}"
+                if not forfeit_on_error:
+                    raise BotError(reason) from exc
+                rets = [0.0] * len(bots)
+                rets[cur] = -1.0
+                return GameResult(
+                    rets, state.history(), steps, cur, reason, state if keep_state else None
+                )
+            steps += 1
+            continue
+        if on_step is not None:
+            on_step(state, cur, action)
+        state.apply_action(action)
+        steps += 1
+    return GameResult(
+        state.returns(), state.history(), steps, None, "", state if keep_state else None
+    )

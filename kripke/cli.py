@@ -1,0 +1,278 @@
+"""The ``kripke`` command line.
+
+Subcommands::
+
+    kripke puzzle muddy --children 5          # narrated puzzles
+    kripke check MODEL.json "K_a p" [--world w] [--engine symbolic]
+    kripke play bs --variant koth --seed 7    # a narrated game with live knowledge
+    kripke tournament bs --games 1000 --bots probabilistic,knowledge,truthful,threshold
+
+Errors in user input print one clear line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from kripke.errors import KripkeError
+
+__all__ = ["main", "build_parser"]
+
+PUZZLES = ("muddy", "wise-men", "cheryl", "sum-product", "russian-cards", "drinking", "dining")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kripke", description="Epistemic logic on card games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    pz = sub.add_parser("puzzle", help="narrate a classic epistemic puzzle")
+    pz.add_argument("name", choices=PUZZLES)
+    pz.add_argument(
+        "--children", "-n", type=int, default=5, help="children / logicians / diners (default 5)"
+    )
+    pz.add_argument("--muddy", default=None, help="comma-separated muddy children (default: all)")
+    pz.add_argument("--engine", default="explicit", choices=("explicit", "symbolic"))
+
+    ck = sub.add_parser("check", help="model-check a formula on a JSON model file")
+    ck.add_argument("model", help="model file written by kripke.models.save_model")
+    ck.add_argument("formula")
+    ck.add_argument(
+        "--world", default=None, help="evaluate at this world (default: designated worlds)"
+    )
+    ck.add_argument("--engine", default=None, choices=("explicit", "symbolic"))
+
+    pl = sub.add_parser("play", help="play and narrate a game with live knowledge")
+    pl.add_argument("game")
+    pl.add_argument("--variant", default=None)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--players", type=int, default=None)
+    pl.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
+    pl.add_argument("--human", type=int, default=None, help="seat played by you at the terminal")
+    pl.add_argument("--quiet", action="store_true", help="print only the result")
+    pl.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
+    )
+
+    tr = sub.add_parser("tournament", help="play many seeded games between bots")
+    tr.add_argument("game")
+    tr.add_argument("--variant", default=None)
+    tr.add_argument("--games", type=int, default=100)
+    tr.add_argument("--bots", required=True, help="comma-separated bot names")
+    tr.add_argument("--players", type=int, default=None)
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--seats", choices=("rotate", "draw"), default="rotate")
+    tr.add_argument("--out", default=None, help="JSONL results file (resumes if it exists)")
+    tr.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    tr.add_argument("--no-progress", action="store_true")
+    tr.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "puzzle":
+            return _puzzle(args, out)
+        if args.command == "check":
+            return _check(args, out)
+        if args.command == "play":
+            return _delegate("games.cli", "play", args, out)
+        if args.command == "tournament":
+            return _delegate("games.tournament", "cli_main", args, out)
+    except KripkeError as exc:
+        print(f"kripke: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kripke: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # games report their own typed errors
+        from games.errors import GameError
+
+        if isinstance(exc, GameError):
+            print(f"kripke: error: {exc}", file=sys.stderr)
+            return 2
+        raise
+    return 1
+
+
+def _delegate(module: str, func: str, args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            print(
+                f"kripke: error: {args.command} is not available ({module} is missing)",
+                file=sys.stderr,
+            )
+            return 2
+        raise
+    return int(getattr(mod, func)(args, out) or 0)
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from kripke.models import load_model
+    from kripke.parser import parse
+    from kripke.semantics import check
+
+    model = load_model(args.model)
+    f = parse(args.formula)
+    world: object = args.world
+    if world is not None and hasattr(model, "index"):
+        try:
+            model.index(world)  # type: ignore[union-attr]
+        except KripkeError:
+            world = int(args.world) if args.world.lstrip("-").isdigit() else args.world
+    result = check(model, f, engine=args.engine, state=world)
+    print("true" if result else "false", file=out)
+    return 0
+
+
+def _puzzle(args: argparse.Namespace, out: TextIO) -> int:
+    from kripke import puzzles
+
+    if args.name == "muddy":
+        return _muddy(args, out)
+    pm = None
+    if args.name == "wise-men":
+        from kripke.semantics import holds
+        from kripke.updates import announce
+
+        pm = puzzles.three_wise_men(engine=args.engine)
+        steps = [("King: at least one hat is red", "r1 | r2 | r3"), ("Man 1: I don't know", "~Kw_1 r1"),
+                 ("Man 2: I don't know", "~Kw_2 r2")]  # fmt: skip
+        for text, f in steps:
+            pm = announce(pm, f)
+            print(f"{text:38s} [!{f}]  worlds left: {_count(pm)}", file=out)
+        print(f"Man 3 knows his hat is red: {holds(pm, 'K_3 r3')}", file=out)
+        return 0
+    if args.name == "cheryl":
+        from kripke.updates import announce
+
+        pm = puzzles.cheryls_birthday(engine=args.engine)
+        names = [
+            "Albert: I don't know, and I know Bernard doesn't",
+            "Bernard: now I know",
+            "Albert: now I know too",
+        ]
+        for text, f in zip(names, puzzles.cheryl_announcements(), strict=True):
+            pm = announce(pm, f)
+            print(f"{text:50s} worlds left: {_count(pm)}", file=out)
+        print(f"Cheryl's birthday: {_worlds(pm)}", file=out)
+        return 0
+    if args.name == "sum-product":
+        from kripke.updates import announce
+
+        m = puzzles.sum_and_product(engine=args.engine)
+        names = ["P: I don't know; S: I knew you didn't", "P: now I know", "S: now I know too"]
+        for text, f in zip(names, puzzles.sum_and_product_announcements(), strict=True):
+            m = announce(m, f)
+            print(f"{text:40s} pairs left: {_count(m)}", file=out)
+        print(f"The pair: {_worlds(m)}", file=out)
+        return 0
+    if args.name == "russian-cards":
+        safe = puzzles.russian_cards_safe_announcements(engine=args.engine)
+        print(
+            f"{len(safe)} safe announcements among {len(puzzles.russian_cards_hand_lists())} hand lists",
+            file=out,
+        )
+        for hs in safe[:5]:
+            print("  " + " ".join("".join(map(str, h)) for h in hs), file=out)
+        return 0
+    if args.name == "drinking":
+        from kripke.semantics import holds
+
+        n = args.children
+        pm = puzzles.drinking_logicians(n, engine=args.engine)
+        ok = holds(pm, puzzles.drinking_logicians_formula(n))
+        print(
+            f"{n} logicians: the first {n - 1} say 'I don't know', then logician {n} knows: {ok}",
+            file=out,
+        )
+        return 0
+    if args.name == "dining":
+        from kripke.semantics import is_valid
+
+        n = args.children
+        pm = puzzles.dining_cryptographers(n, engine=args.engine)
+        model = pm.model if hasattr(pm, "model") else pm
+        ok = is_valid(model, puzzles.dining_cryptographers_formula(n))
+        print(
+            f"{n} diners: everyone learns whether the NSA paid, the payer stays anonymous: {ok}",
+            file=out,
+        )
+        return 0
+    return 1
+
+
+def _count(pm: object) -> int:
+    from kripke.models import KripkeModel, PointedModel
+
+    if isinstance(pm, PointedModel):
+        return pm.model.num_worlds
+    if isinstance(pm, KripkeModel):
+        return pm.num_worlds
+    return int(pm.num_states())  # type: ignore[attr-defined]
+
+
+def _worlds(pm: object) -> list[object]:
+    from kripke.models import KripkeModel, PointedModel
+
+    if isinstance(pm, PointedModel):
+        return pm.model.worlds
+    if isinstance(pm, KripkeModel):
+        return pm.worlds
+    return list(pm.states())  # type: ignore[attr-defined]
+
+
+def _muddy(args: argparse.Namespace, out: TextIO) -> int:
+    from kripke.puzzles import muddy_children, muddy_children_protocol
+
+    n = args.children
+    muddy = None
+    if args.muddy:
+        try:
+            muddy = [int(x) for x in args.muddy.split(",") if x.strip()]
+        except ValueError:
+            raise KripkeError(
+                f"--muddy takes child numbers separated by commas, got {args.muddy!r}"
+            ) from None
+    pm = muddy_children(n, muddy, engine=args.engine)
+    dirty = muddy if muddy is not None else list(range(1, n + 1))
+    print(f"Muddy children: {n} children, muddy: {' '.join(map(str, sorted(set(dirty))))} "
+          f"({args.engine} engine, {_count(pm)} worlds)", file=out)  # fmt: skip
+    last = None
+    for r in muddy_children_protocol(pm):
+        if r.round == 0:
+            print(f'Father: "At least one of you is muddy."  [!{r.announcement}]', file=out)
+        else:
+            print(f"Round {r.round}: nobody steps forward, and everyone hears it: "
+                  f"[!~Kw_1 m1 & ... & ~Kw_{n} m{n}]", file=out)  # fmt: skip
+        print(f"  worlds left: {r.worlds}", file=out)
+        if r.knowers:
+            muddy_knowers = [c for c in r.knowers if int(c) in set(dirty)]
+            clean = [c for c in r.knowers if int(c) not in set(dirty)]
+            if muddy_knowers:
+                print(
+                    f"  children {' '.join(muddy_knowers)} now know they are muddy (K_i mi)",
+                    file=out,
+                )
+            if clean:
+                print(f"  children {' '.join(clean)} now know they are clean (K_i ~mi)", file=out)
+        else:
+            print("  nobody knows whether they are muddy (~Kw_i mi for every i)", file=out)
+        last = r
+    if last is not None and last.knowers:
+        print(f"Round {last.round + 1}: children {' '.join(last.knowers)} step forward.", file=out)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
