@@ -40,6 +40,7 @@ __all__ = [
     "make_bot",
     "registered_games",
     "registered_bots",
+    "game_narrator",
     "play_game",
 ]
 
@@ -334,6 +335,7 @@ class _GameEntry:
     factory: Callable[..., Game]
     bots: dict[str, Callable[..., Bot]] = field(default_factory=dict)
     doc: str = ""
+    narrate: Callable[..., int] | None = None
 
 
 _GAMES: dict[str, _GameEntry] = {}
@@ -347,14 +349,25 @@ _GAME_MODULES: dict[str, str] = {
 }
 
 
-def register_game(name: str, factory: Callable[..., Game], doc: str = "") -> None:
-    """Register a game factory under ``name`` (called by each game module)."""
+def register_game(
+    name: str,
+    factory: Callable[..., Game],
+    doc: str = "",
+    narrate: Callable[..., int] | None = None,
+) -> None:
+    """Register a game factory under ``name`` (called by each game module).
+
+    ``narrate(args, out) -> int`` runs ``kripke play <name>``: ``args`` is the
+    parsed command line (``variant``, ``seed``, ``players``, ``bots``,
+    ``human``, ``quiet``, ``params`` as a dict) and ``out`` a text stream.
+    """
     entry = _GAMES.get(name)
     if entry is None:
-        _GAMES[name] = _GameEntry(factory, doc=doc)
+        _GAMES[name] = _GameEntry(factory, doc=doc, narrate=narrate)
     else:
         entry.factory = factory
         entry.doc = doc
+        entry.narrate = narrate
 
 
 def register_bot(game: str, name: str, factory: Callable[..., Bot]) -> None:
@@ -388,6 +401,14 @@ def load_game(name: str, **params: Any) -> Game:
         return factory(**params)
     except TypeError as exc:
         raise InvalidParameterError(f"{name}: {exc}") from None
+
+
+def game_narrator(name: str) -> Callable[..., int]:
+    """The narration function registered for ``name`` (``kripke play``)."""
+    entry = _entry(name)
+    if entry.narrate is None:
+        raise UnknownGameError(f"{name} has no narrated play")
+    return entry.narrate
 
 
 def registered_bots(game: str) -> list[str]:
