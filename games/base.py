@@ -377,7 +377,11 @@ def register_bot(game: str, name: str, factory: Callable[..., Bot]) -> None:
 
 def _entry(name: str) -> _GameEntry:
     if name not in _GAMES and name in _GAME_MODULES:
-        importlib.import_module(_GAME_MODULES[name])
+        try:
+            importlib.import_module(_GAME_MODULES[name])
+        except ModuleNotFoundError as exc:
+            if exc.name != _GAME_MODULES[name]:
+                raise
     if name not in _GAMES:
         known = ", ".join(sorted(set(_GAMES) | set(_GAME_MODULES)))
         raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
