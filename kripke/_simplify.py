@@ -99,16 +99,16 @@ def from_sympy(expr: Any, table: dict[Formula, sympy.Symbol]) -> Formula:
             return Implies(go(e.args[0]), go(e.args[1]))
         if isinstance(e, boolalg.Equivalent):
             args = [go(a) for a in e.args]
-            out = Iff(args[0], args[1])
+            equiv: Formula = Iff(args[0], args[1])
             for a in args[2:]:
-                out = And((out, Iff(args[0], a)))
-            return out
+                equiv = And((equiv, Iff(args[0], a)))
+            return equiv
         if isinstance(e, boolalg.Xor):
             args = [go(a) for a in e.args]
-            out: Formula = Not(Iff(args[0], args[1]))
+            parity: Formula = Not(Iff(args[0], args[1]))
             for a in args[2:]:
-                out = Not(Iff(out, a))
-            return out
+                parity = Not(Iff(parity, a))
+            return parity
         raise TypeError(f"cannot translate sympy expression {e!r}")
 
     return go(expr)

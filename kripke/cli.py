@@ -148,9 +148,9 @@ def _puzzle(args: argparse.Namespace, out: TextIO) -> int:
         pm = puzzles.three_wise_men(engine=args.engine)
         steps = [("King: at least one hat is red", "r1 | r2 | r3"), ("Man 1: I don't know", "~Kw_1 r1"),
                  ("Man 2: I don't know", "~Kw_2 r2")]  # fmt: skip
-        for text, f in steps:
-            pm = announce(pm, f)
-            print(f"{text:38s} [!{f}]  worlds left: {_count(pm)}", file=out)
+        for text, ftext in steps:
+            pm = announce(pm, ftext)
+            print(f"{text:38s} [!{ftext}]  worlds left: {_count(pm)}", file=out)
         print(f"Man 3 knows his hat is red: {holds(pm, 'K_3 r3')}", file=out)
         return 0
     if args.name == "cheryl":

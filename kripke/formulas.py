@@ -670,8 +670,8 @@ class AnnounceDiamond(Formula):
 def _check_events(model: Any, events: object) -> tuple[str, ...]:
     if not isinstance(model, ActionLike):
         raise KripkeError(f"{model!r} is not an action model")
-    evs = (events,) if isinstance(events, str | int) else tuple(events)  # type: ignore[arg-type]
-    evs = tuple(str(e) for e in evs)
+    raw = (events,) if isinstance(events, str | int) else tuple(events)  # type: ignore[arg-type]
+    evs = tuple(str(e) for e in raw)
     if not evs:
         raise KripkeError("an action modality needs at least one event")
     known = set(model.event_names())

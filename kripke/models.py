@@ -371,7 +371,7 @@ class KripkeModel:
     def _prepare(
         cls,
         worlds: Iterable[World],
-        valuation: Mapping[World, Iterable[Atom | str]],
+        valuation: Mapping[Any, Iterable[Atom | str]],
         extra_atoms: Iterable[Atom | str] = (),
     ) -> tuple[list[Hashable], dict[Hashable, int], list[str], np.ndarray]:
         labels = [_canon_label(w) for w in worlds]
@@ -412,7 +412,7 @@ class KripkeModel:
     def from_partitions(
         cls,
         worlds: Iterable[World],
-        valuation: Mapping[World, Iterable[Atom | str]],
+        valuation: Mapping[Any, Iterable[Atom | str]],
         partitions: Mapping[Any, Iterable[Iterable[World]]],
         atoms: Iterable[Atom | str] = (),
     ) -> KripkeModel:
@@ -458,7 +458,7 @@ class KripkeModel:
     def from_relations(
         cls,
         worlds: Iterable[World],
-        valuation: Mapping[World, Iterable[Atom | str]],
+        valuation: Mapping[Any, Iterable[Atom | str]],
         relations: Mapping[Any, Iterable[tuple[World, World]]],
         atoms: Iterable[Atom | str] = (),
     ) -> KripkeModel:
@@ -496,7 +496,7 @@ class KripkeModel:
     def from_observations(
         cls,
         worlds: Iterable[World],
-        valuation: Mapping[World, Iterable[Atom | str]],
+        valuation: Mapping[Any, Iterable[Atom | str]],
         observes: Mapping[Any, Iterable[Atom | str]],
         atoms: Iterable[Atom | str] = (),
     ) -> KripkeModel:
@@ -688,7 +688,7 @@ class KripkeModel:
 
     def _repr_png_(self) -> bytes | None:
         try:
-            from visualize import model_png
+            from visualize import model_png  # type: ignore[attr-defined]
         except ImportError:
             return None
         return model_png(self)
@@ -768,10 +768,10 @@ class KripkeModel:
             if not isinstance(ats, list):
                 raise ModelFileError(f"model file: valuation of world {wi} must be a list")
             for a in ats:
-                k = atom_key(a) if isinstance(a, str) else None
-                if k not in aidx:
+                atom_text = atom_key(a) if isinstance(a, str) else None
+                if atom_text is None or atom_text not in aidx:
                     raise ModelFileError(f"model file: world {wi} has undeclared atom {a!r}")
-                val[aidx[k], int(wi)] = True
+                val[aidx[atom_text], int(wi)] = True
         rels: dict[str, AnyRelation] = {}
         for a in data["agents"]:
             if not isinstance(a, str | int):
@@ -903,7 +903,7 @@ class PointedModel:
 
     def _repr_png_(self) -> bytes | None:
         try:
-            from visualize import model_png
+            from visualize import model_png  # type: ignore[attr-defined]
         except ImportError:
             return None
         return model_png(self)

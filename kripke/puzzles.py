@@ -398,7 +398,7 @@ def russian_cards(engine: str = "explicit") -> Any:
 def russian_cards_hand_lists() -> list[tuple[tuple[int, ...], ...]]:
     """Every list of five, six or seven hands of three cards, in increasing
     order, any two of which share at most one card (1290 lists)."""
-    hands = list(combinations(range(7), 3))
+    hands: list[tuple[int, ...]] = list(combinations(range(7), 3))
     out: list[tuple[tuple[int, ...], ...]] = []
 
     def extend(prefix: list[tuple[int, ...]], candidates: list[tuple[int, ...]], k: int) -> None:
@@ -417,8 +417,8 @@ def russian_cards_hand_lists() -> list[tuple[tuple[int, ...], ...]]:
 def _rc_forms(
     hands: Sequence[Sequence[int]],
 ) -> tuple[Formula, Formula, list[tuple[Formula, Formula]]]:
-    alice_says = Know("alice", disj(conj(_has("alice", c) for c in h) for h in hands))
-    bob_says = Know("bob", _has("cath", 6))
+    alice_says: Formula = Know("alice", disj(conj(_has("alice", c) for c in h) for h in hands))
+    bob_says: Formula = Know("bob", _has("cath", 6))
     a_knows_bs = conj(KnowsWhether("alice", _has("bob", k)) for k in range(7))
     b_knows_as = conj(KnowsWhether("bob", _has("alice", k)) for k in range(7))
     c_ignorant = conj(
@@ -427,13 +427,16 @@ def _rc_forms(
         for f in (Not(Know("cath", _has("alice", i))), Not(Know("cath", _has("bob", i))))
     )
     ab, abc = ("alice", "bob"), RUSSIAN_AGENTS
-    checks = [
+    checks: list[tuple[Formula, Formula]] = [
         (alice_says, b_knows_as),
         (alice_says, Ck(ab, b_knows_as)),
         (alice_says, Ck(abc, c_ignorant)),
     ]
     after_both = [And((a_knows_bs, b_knows_as))]
-    checks2 = [(bob_says, Ck(ab, after_both[0])), (bob_says, Ck(abc, c_ignorant))]
+    checks2: list[tuple[Formula, Formula]] = [
+        (bob_says, Ck(ab, after_both[0])),
+        (bob_says, Ck(abc, c_ignorant)),
+    ]
     return alice_says, bob_says, checks + checks2
 
 
