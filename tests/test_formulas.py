@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kripke.errors import KripkeError, ParseError
 from kripke.formulas import (
@@ -165,3 +166,18 @@ def test_simplify_is_equivalent_and_smaller():
     g = f.simplify()
     assert g.size() <= f.size()
     assert "K_a r" in str(g)
+
+
+_ALPHABET = "pqK_M_Kw_E_C_D_{a,b}()[]<>!~&|->↔¬∧∨→⊤⊥ 1top bot has(p2, QS)"
+
+
+@given(st.text(alphabet=_ALPHABET, max_size=30))
+@settings(max_examples=500)
+def test_parser_never_crashes(text):
+    """Any text either parses or raises ParseError: never another exception."""
+    try:
+        f = parse(text)
+    except ParseError as err:
+        assert 0 <= err.position <= len(text)
+    else:
+        assert parse(str(f)) == f
