@@ -1,0 +1,1 @@
+"""Shengji (tractor) and ZPY (finding friends)."""
