@@ -229,6 +229,13 @@ class ActionModel:
         """The action model drawn as a Kripke model (events as worlds, no valuation)."""
         return KripkeModel(list(self.events), [], np.zeros((0, len(self.events)), bool), self.rel)
 
+    def _repr_png_(self) -> bytes | None:
+        try:
+            from visualize import action_model_png
+        except ImportError:
+            return None
+        return action_model_png(self)
+
 
 def _product(
     model: KripkeModel, A: ActionModel

@@ -1,5 +1,63 @@
-"""visualize: matplotlib pictures of Kripke models and card-game knowledge."""
+"""visualize: matplotlib pictures of Kripke models and card-game knowledge.
+
+Model pictures (:mod:`visualize.models`): :func:`draw_model`,
+:func:`draw_model_summary`, :func:`draw_announcements`,
+:func:`draw_action_model`, :func:`draw_product_update`, and the PNG bytes
+behind the notebook display of models (:func:`model_png`).
+
+Knowledge pictures (:mod:`visualize.knowledge`): :func:`draw_belief`
+(cards × locations heatmap), :func:`draw_knowledge_timeline` (deals each seat
+considers possible, step by step), :func:`who_knows` and
+:func:`draw_who_knows` (each agent's knowledge of chosen formulas).
+
+Every drawing function takes an optional matplotlib ``ax`` and returns the
+Axes it drew on, so pictures compose into a user's own figures.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from visualize.errors import VisualizeError
+from visualize.knowledge import (
+    KnowledgeTable,
+    draw_belief,
+    draw_knowledge_timeline,
+    draw_who_knows,
+    format_probability,
+    who_knows,
+)
+from visualize.layout import LAYOUTS, model_layout
+from visualize.models import (
+    MAX_WORLDS,
+    action_model_png,
+    draw_action_model,
+    draw_announcements,
+    draw_model,
+    draw_model_summary,
+    draw_product_update,
+    model_png,
+    world_labels,
+)
+from visualize.style import agent_styles, deterministic_style
+
+__all__ = [
+    "VisualizeError",
+    "KnowledgeTable",
+    "draw_belief",
+    "draw_knowledge_timeline",
+    "draw_who_knows",
+    "format_probability",
+    "who_knows",
+    "LAYOUTS",
+    "model_layout",
+    "MAX_WORLDS",
+    "action_model_png",
+    "draw_action_model",
+    "draw_announcements",
+    "draw_model",
+    "draw_model_summary",
+    "draw_product_update",
+    "model_png",
+    "world_labels",
+    "agent_styles",
+    "deterministic_style",
+]

@@ -1,0 +1,629 @@
+"""Pictures of what players know: belief heatmaps, knowledge timelines and
+"who knows what" tables.
+
+The drawing functions take plain data — a matrix of probabilities, counts per
+step, a table of values — so they draw any source of knowledge: an explicit
+Kripke model, the exact card-deal knowledge of :mod:`games.deal`, or numbers
+a user computed.  Thin adapters (:func:`who_knows` here, and those of
+:mod:`visualize.cards`) turn the library's objects into that data.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from fractions import Fraction as F
+>>> from visualize import draw_belief
+>>> ax = draw_belief([[1, 0, 0], [0, F(1, 2), F(1, 2)]], ["AS", "KH"], ["me", "P1", "P2"])
+>>> sorted(t.get_text() for t in ax.texts if t.get_gid() == "cell")
+['1', '1/2', '1/2']
+"""
+
+from __future__ import annotations
+
+import html
+import textwrap
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Real
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import blended_transform_factory
+
+from kripke.formulas import Formula, as_formula
+from kripke.models import PointedModel
+from visualize.errors import VisualizeError
+from visualize.style import (
+    FONT_SIZE,
+    KNOWN_COLOR,
+    KNOWS_FALSE_COLOR,
+    KNOWS_TRUE_COLOR,
+    agent_label,
+    agent_styles,
+)
+
+__all__ = [
+    "format_probability",
+    "draw_belief",
+    "draw_knowledge_timeline",
+    "KnowledgeTable",
+    "who_knows",
+    "draw_who_knows",
+]
+
+Probability = Fraction | float | int
+
+
+def format_probability(p: Probability, *, max_denominator: int = 64) -> str:
+    """Short text for a probability: ``"1"``, ``""`` for 0, ``"1/3"`` for a
+    fraction with a small denominator, else two decimals (``".37"``).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from visualize.knowledge import format_probability
+    >>> [format_probability(x) for x in (1, 0, Fraction(2, 6), 0.375, Fraction(1, 1000))]
+    ['1', '', '1/3', '.38', '<.01']
+    """
+    if p == 1:
+        return "1"
+    if p == 0:
+        return ""
+    if isinstance(p, Fraction) and p.denominator <= max_denominator:
+        return f"{p.numerator}/{p.denominator}"
+    x = float(p)
+    if x < 0.005:
+        return "<.01"
+    if x > 0.995:
+        return ">.99"
+    return f"{x:.2f}".lstrip("0")
+
+
+def _probability_matrix(
+    probabilities: Any, rows: Sequence[Any], cols: Sequence[Any]
+) -> tuple[np.ndarray, list[list[Probability]]]:
+    """Validate a rows × cols matrix of probabilities; floats for colour, exact values for text."""
+    try:
+        exact = [list(r) for r in probabilities]
+    except TypeError:
+        raise VisualizeError(
+            "probabilities must be a matrix (a list of rows or a 2-D array)"
+        ) from None
+    if len(exact) != len(rows) or any(len(r) != len(cols) for r in exact):
+        shape = (len(exact), {len(r) for r in exact})
+        raise VisualizeError(
+            f"probabilities have shape {shape}, expected {len(rows)} cards × {len(cols)} locations"
+        )
+    out = np.zeros((len(rows), len(cols)))
+    for i, r in enumerate(exact):
+        for j, p in enumerate(r):
+            if isinstance(p, np.generic):
+                p = p.item()
+                exact[i][j] = p
+            if not isinstance(p, Real) or isinstance(p, bool) or not 0 <= p <= 1 or p != p:
+                raise VisualizeError(
+                    f"probability of {rows[i]} at {cols[j]} is {p!r}, not a number in [0, 1]"
+                )
+            out[i, j] = float(p)
+    return out, exact
+
+
+def draw_belief(
+    probabilities: Any,
+    cards: Sequence[Any],
+    locations: Sequence[Any],
+    ax: Axes | None = None,
+    *,
+    known: Any = None,
+    groups: Sequence[Hashable] | None = None,
+    title: str | None = None,
+    annotate: bool | None = None,
+    colorbar: bool = True,
+    font_size: float = FONT_SIZE,
+) -> Axes:
+    """Heatmap of one seat's belief: for each card, the probability of each location.
+
+    Parameters
+    ----------
+    probabilities : matrix, ``len(cards)`` rows × ``len(locations)`` columns
+        Exact :class:`~fractions.Fraction` values are written as fractions
+        when the denominator is small; floats as two decimals.
+    cards, locations : sequences
+        Row and column names.
+    ax : Axes, optional
+    known : boolean matrix, optional
+        Cells the seat knows (outlined).  Default: the cells of probability 1.
+    groups : sequence, optional
+        A group name per card (e.g. its suit); each group becomes its own
+        block of rows, blocks side by side, so a 52-card deck fits on a page.
+    title : str, optional
+    annotate : bool, optional
+        Write the probability in each cell (default: when there are at most
+        400 cells).
+    colorbar : bool
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Cell texts carry gid ``"cell"``, known-cell outlines ``"known"``.
+
+    Raises
+    ------
+    VisualizeError
+        If the matrix has the wrong shape or a value outside [0, 1].
+    """
+    cards = [str(c) for c in cards]
+    locations = [str(loc) for loc in locations]
+    values, exact = _probability_matrix(probabilities, cards, locations)
+    n, k = values.shape
+    if known is None:
+        known_mask = values == 1.0
+    else:
+        known_mask = np.asarray(known, dtype=bool)
+        if known_mask.shape != (n, k):
+            raise VisualizeError(f"known has shape {known_mask.shape}, expected {(n, k)}")
+    if groups is None:
+        blocks: list[tuple[str, list[int]]] = [("", list(range(n)))]
+    else:
+        if len(groups) != n:
+            raise VisualizeError(f"{len(groups)} groups for {n} cards")
+        seen: dict[Hashable, list[int]] = {}
+        for i, g in enumerate(groups):
+            seen.setdefault(g, []).append(i)
+        blocks = [(str(g), idx) for g, idx in seen.items()]
+    tall = max(len(idx) for _, idx in blocks) if blocks else 0
+    if annotate is None:
+        annotate = n * k <= 400
+    if ax is None:
+        cell_w, cell_h = (0.5, 0.27) if annotate else (0.3, 0.2)
+        width = len(blocks) * (k * cell_w + 0.6) + (1.4 if colorbar else 0.4)
+        height = tall * cell_h + 0.9 + 0.12 * max(len(loc) for loc in locations) if locations else 2
+        _, ax = plt.subplots(figsize=(max(width, 3.0), max(height, 1.8)))
+    cmap = plt.get_cmap("Blues")
+    mesh = None
+    gap = 1.6 if groups is not None else 0.0
+    for b, (name, idx) in enumerate(blocks):
+        x0 = b * (k + gap)
+        sub = values[idx]
+        mesh = ax.pcolormesh(
+            np.arange(k + 1) + x0,
+            np.arange(len(idx) + 1),
+            sub,
+            cmap=cmap,
+            vmin=0.0,
+            vmax=1.0,
+            edgecolors="white",
+            linewidth=0.6,
+            gid="belief",
+        )
+        for r, i in enumerate(idx):
+            if groups is not None:
+                ax.text(
+                    x0 - 0.15,
+                    r + 0.5,
+                    cards[i],
+                    ha="right",
+                    va="center",
+                    fontsize=font_size - 1,
+                    gid="card",
+                )
+            for j in range(k):
+                if known_mask[i, j]:
+                    ax.add_patch(
+                        Rectangle(
+                            (x0 + j + 0.07, r + 0.09),
+                            0.86,
+                            0.82,
+                            fill=False,
+                            edgecolor=KNOWN_COLOR,
+                            linewidth=1.8,
+                            zorder=3,
+                            gid="known",
+                        )
+                    )
+                if annotate:
+                    text = format_probability(exact[i][j])
+                    if text:
+                        ax.text(
+                            x0 + j + 0.5,
+                            r + 0.5,
+                            text,
+                            ha="center",
+                            va="center",
+                            fontsize=font_size - 1.5,
+                            color="white" if values[i, j] > 0.55 else "black",
+                            fontweight="bold" if known_mask[i, j] else "normal",
+                            zorder=4,
+                            gid="cell",
+                        )
+        for j, loc in enumerate(locations):
+            ax.text(
+                x0 + j + 0.5,
+                -0.15,
+                loc,
+                ha="center",
+                va="bottom",
+                rotation=60 if len(loc) > 4 else 0,
+                fontsize=font_size - 1,
+                gid="location",
+            )
+        if name:
+            ax.text(
+                x0 + k / 2,
+                -0.15 - (0.9 if max(len(loc) for loc in locations) > 4 else 0.55),
+                name,
+                ha="center",
+                va="bottom",
+                fontsize=font_size,
+                fontweight="bold",
+                gid="group",
+            )
+    ax.set_xlim(
+        -0.05 - (gap * 0.9 if groups is not None else 0), len(blocks) * (k + gap) - gap + 0.05
+    )
+    ax.set_ylim(tall, 0)
+    ax.set_xticks([])
+    if groups is None:
+        ax.set_yticks(np.arange(n) + 0.5, cards, fontsize=font_size - 1)
+        ax.tick_params(axis="y", length=0)
+    else:
+        ax.set_yticks([])
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if colorbar and mesh is not None:
+        cb = ax.figure.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02)
+        cb.set_label("probability", fontsize=font_size - 1)
+        cb.ax.tick_params(labelsize=font_size - 2)
+    if title:
+        ax.set_title(
+            title, fontsize=font_size + 1, pad=40 if max(map(len, locations), default=0) > 4 else 22
+        )
+    return ax
+
+
+# ----------------------------------------------------------------- timeline
+def draw_knowledge_timeline(
+    counts: Mapping[Any, Sequence[int]] | Sequence[Sequence[int]],
+    ax: Axes | None = None,
+    *,
+    steps: Sequence[float] | None = None,
+    events: Iterable[tuple[float, str]] = (),
+    title: str | None = None,
+    ylabel: str = "deals considered possible",
+    xlabel: str = "step",
+    font_size: float = FONT_SIZE,
+) -> Axes:
+    """How many deals (worlds) each seat considers possible, step by step, on a log scale.
+
+    Parameters
+    ----------
+    counts : mapping from seat to counts, or a list of count sequences (seats ``P0``, ``P1``, …)
+        Exact integers may exceed a float's precision (10^20 deals); they
+        are drawn as floats.  Every count must be at least 1: a seat always
+        considers the true deal possible.
+    steps : sequence, optional
+        The x value of each count (default ``0, 1, 2, …``).
+    events : iterable of ``(step, text)``
+        Moments to mark with a vertical line and a label (a call, a reveal).
+    title, ylabel, xlabel : str
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line per seat (gid ``"seat:<name>"``), one per event
+        (gid ``"event"``); a star where a seat first knows the whole deal.
+
+    Raises
+    ------
+    VisualizeError
+        For a count below 1 or sequences of different lengths.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from visualize import draw_knowledge_timeline
+    >>> ax = draw_knowledge_timeline({"P0": [10**20, 10**12, 1], "P1": [10**20, 10**20, 10**5]},
+    ...                              events=[(1, "P1 calls BS")])
+    >>> ax.get_yscale(), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', ['P0', 'P1'])
+    """
+    if isinstance(counts, Mapping):
+        series = [(str(k), list(v)) for k, v in counts.items()]
+    else:
+        series = [(f"P{i}", list(v)) for i, v in enumerate(counts)]
+    if not series:
+        raise VisualizeError("no counts to draw")
+    length = len(series[0][1])
+    for name, vals in series:
+        if len(vals) != length:
+            raise VisualizeError(
+                f"{name} has {len(vals)} counts, {series[0][0]} has {length}: give one per step"
+            )
+        for t, v in enumerate(vals):
+            if not isinstance(v, Real) or v < 1:
+                raise VisualizeError(
+                    f"{name} considers {v!r} deals possible at step {t}; a count is at least 1"
+                )
+    xs = np.arange(length, dtype=float) if steps is None else np.asarray(steps, dtype=float)
+    if xs.shape != (length,):
+        raise VisualizeError(f"{len(xs)} steps for {length} counts")
+    styles = agent_styles([n for n, _ in series])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8.0, 3.6))
+    top = 1.0
+    # the last count holds for one more step, so it shows as a segment too
+    tail = float(np.median(np.diff(xs))) if length > 1 else 1.0
+    xs_drawn = np.r_[xs, xs[-1] + tail]
+    for name, vals in series:
+        y = np.array([float(v) for v in vals])
+        top = max(top, float(y.max()))
+        st = styles[name]
+        ax.step(
+            xs_drawn,
+            np.r_[y, y[-1]],
+            where="post",
+            color=st.color,
+            linestyle=st.linestyle,
+            lw=1.8,
+            label=name,
+            gid=f"seat:{name}",
+        )
+        hit = np.flatnonzero(y <= 1.0)
+        if hit.size:
+            ax.plot(
+                xs[hit[0]],
+                1.0,
+                marker="*",
+                markersize=11,
+                color=st.color,
+                markeredgecolor="black",
+                markeredgewidth=0.6,
+                linestyle="none",
+                gid=f"knows:{name}",
+                clip_on=False,
+                zorder=4,
+            )
+    ax.set_yscale("log")
+    ax.set_ylim(0.5, top * 30)
+    trans = blended_transform_factory(ax.transData, ax.transAxes)
+    for step, text in events:
+        ax.axvline(step, color="#7F7F7F", linestyle=":", lw=1.0, gid="event")
+        ax.text(
+            step,
+            0.985,
+            text,
+            transform=trans,
+            rotation=90,
+            ha="right",
+            va="top",
+            fontsize=font_size - 1.5,
+            color="#4D4D4D",
+            gid="event-label",
+            bbox={"boxstyle": "square,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85},
+        )
+    if steps is None:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(xlabel, fontsize=font_size)
+    ax.set_ylabel(ylabel, fontsize=font_size)
+    ax.tick_params(labelsize=font_size - 1)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.legend(frameon=False, fontsize=font_size - 0.5, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if title:
+        ax.set_title(title, fontsize=font_size + 1)
+    return ax
+
+
+# ------------------------------------------------------------ who knows what
+@dataclass(frozen=True)
+class KnowledgeTable:
+    """Each agent's probability of each formula, and the formulas' actual truth.
+
+    ``values[i][j]`` is agent ``agents[i]``'s probability that
+    ``formulas[j]`` holds: 1 when it knows the formula, 0 when it knows its
+    negation, ``None`` when it considers no world possible.  ``truth[j]`` is
+    the formula's value at the actual world (``None`` if unknown).
+    """
+
+    agents: tuple[str, ...]
+    formulas: tuple[str, ...]
+    values: tuple[tuple[Probability | None, ...], ...]
+    truth: tuple[bool | None, ...] = field(default=())
+
+    def cell_text(self, i: int, j: int) -> str:
+        """``"knows"``, ``"knows it's false"``, a probability such as ``"P = 1/3"``, or ``"—"``."""
+        v = self.values[i][j]
+        if v is None:
+            return "—"
+        if v == 1:
+            return "knows"
+        if v == 0:
+            return "knows it's false"
+        text = format_probability(v)
+        return f"P {text}" if text[0] in "<>" else f"P = {text}"
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(f)}</th>" for f in self.formulas)
+        rows = []
+        if self.truth:
+            cells = "".join(
+                f"<td>{'true' if t else 'false' if t is not None else '?'}</td>" for t in self.truth
+            )
+            rows.append(f"<tr><th>actual world</th>{cells}</tr>")
+        for i, a in enumerate(self.agents):
+            cells = "".join(
+                f'<td style="background:{_cell_color(self.values[i][j])}">'
+                f"{html.escape(self.cell_text(i, j))}</td>"
+                for j in range(len(self.formulas))
+            )
+            rows.append(f"<tr><th>{html.escape(a)}</th>{cells}</tr>")
+        return f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+
+
+_KNOWS_CMAP = LinearSegmentedColormap.from_list(
+    "knows", [KNOWS_FALSE_COLOR, "#FFFFFF", KNOWS_TRUE_COLOR]
+)
+
+
+def _cell_color(v: Probability | None) -> str:
+    if v is None:
+        return "#EEEEEE"
+    r, g, b, _ = _KNOWS_CMAP(0.15 + 0.7 * float(v) if 0 < v < 1 else float(v))
+    return f"#{int(r * 255):02X}{int(g * 255):02X}{int(b * 255):02X}"
+
+
+def who_knows(
+    target: PointedModel,
+    formulas: Sequence[Formula | str],
+    agents: Sequence[Any] | None = None,
+) -> KnowledgeTable:
+    """What each agent knows of each formula at the actual world of a pointed model.
+
+    An agent's probability of a formula is the fraction of the worlds it
+    considers possible where the formula holds (every possible world equally
+    likely): 1 means it knows the formula, 0 that it knows the negation.
+
+    Examples
+    --------
+    >>> from kripke import muddy_children, announce
+    >>> from visualize import who_knows
+    >>> pm = announce(muddy_children(3, [1, 2]), "m1 | m2 | m3")
+    >>> t = who_knows(pm, ["m1", "m3"])
+    >>> [[t.cell_text(i, j) for j in range(2)] for i in range(3)]
+    [['P = 1/2', "knows it's false"], ['knows', "knows it's false"], ['knows', 'P = 1/2']]
+    >>> t.truth
+    (True, False)
+    """
+    from kripke.explicit import truth_array
+
+    if not isinstance(target, PointedModel):
+        raise VisualizeError(
+            f"who_knows needs a PointedModel (knowledge is relative to the actual world), "
+            f"got {type(target).__name__}"
+        )
+    model = target.model
+    actual = target.actual
+    fs = [as_formula(f) for f in formulas]
+    names = list(model.agents) if agents is None else [str(a) for a in agents]
+    truths = [np.asarray(truth_array(model, f), dtype=bool) for f in fs]
+    values = []
+    for a in names:
+        idx = np.array([model.index(w) for w in model.accessible(a, actual)], dtype=np.int64)
+        row: list[Probability | None] = []
+        for t in truths:
+            row.append(None if idx.size == 0 else Fraction(int(t[idx].sum()), int(idx.size)))
+        values.append(tuple(row))
+    i = model.index(actual)
+    return KnowledgeTable(
+        tuple(names), tuple(str(f) for f in fs), tuple(values), tuple(bool(t[i]) for t in truths)
+    )
+
+
+def draw_who_knows(
+    table: KnowledgeTable,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+    font_size: float = FONT_SIZE,
+) -> Axes:
+    """Draw a :class:`KnowledgeTable`: agents × formulas, green where an agent
+    knows the formula, red where it knows the negation, shades in between
+    with the probability; a first row gives the actual truth values.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Cell texts carry gid ``"cell"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from kripke import muddy_children
+    >>> from visualize import who_knows, draw_who_knows
+    >>> ax = draw_who_knows(who_knows(muddy_children(2, [1]), ["m1", "K_2 m1"]))
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell"]
+    ['P = 1/2', 'P = 1/2', 'knows', 'knows']
+    """
+    n, k = len(table.agents), len(table.formulas)
+    header_lines = [textwrap.wrap(f, 18) or [""] for f in table.formulas]
+    head_h = 0.18 * max(len(h) for h in header_lines) if header_lines else 0.2
+    has_truth = bool(table.truth)
+    rows = n + (1 if has_truth else 0)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.3 + 1.35 * k, 0.5 + head_h + 0.36 * rows))
+    for j in range(k):
+        ax.text(
+            j + 0.5,
+            -0.12,
+            "\n".join(header_lines[j]),
+            ha="center",
+            va="bottom",
+            fontsize=font_size - 1,
+            gid="formula",
+        )
+        if has_truth:
+            t = table.truth[j]
+            ax.add_patch(
+                Rectangle((j + 0.03, 0.03), 0.94, 0.94, facecolor="#F2F2F2", edgecolor="white")
+            )
+            ax.text(
+                j + 0.5,
+                0.5,
+                {True: "true", False: "false", None: "?"}[t],
+                ha="center",
+                va="center",
+                fontsize=font_size - 1,
+                style="italic",
+                gid="truth",
+            )
+    for i in range(n):
+        for j in range(k):
+            v = table.values[i][j]
+            y = i + (1 if has_truth else 0)
+            ax.add_patch(
+                Rectangle(
+                    (j + 0.03, y + 0.03),
+                    0.94,
+                    0.94,
+                    facecolor=_cell_color(v),
+                    edgecolor="white",
+                    gid="cell-box",
+                )
+            )
+            dark = v is not None and (v == 1 or v == 0)
+            ax.text(
+                j + 0.5,
+                y + 0.5,
+                table.cell_text(i, j),
+                ha="center",
+                va="center",
+                fontsize=font_size - 1,
+                color="white" if dark else "black",
+                fontweight="bold" if dark else "normal",
+                gid="cell",
+            )
+    labels = (["actual world"] if has_truth else []) + [
+        agent_label(a) if a.isdigit() else a for a in table.agents
+    ]
+    ax.set_yticks(np.arange(rows) + 0.5, labels, fontsize=font_size - 0.5)
+    ax.tick_params(axis="y", length=0)
+    ax.set_xticks([])
+    ax.set_xlim(0, k)
+    ax.set_ylim(rows, 0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if title:
+        ax.set_title(
+            title,
+            fontsize=font_size + 1,
+            pad=14 + 12 * max((len(h) for h in header_lines), default=1),
+        )
+    return ax
