@@ -1,0 +1,258 @@
+"""What one seat knows during a round, built from its observations only.
+
+:class:`SeatView` follows a seat's observation stream: its own hand, the trump
+and landlord, the bids, the kitty (for the landlord), the friend cards, every
+card played, the trick in progress, the points, and the facts the play
+reveals: a seat that fails to follow is void in the led suit, a failed
+throw's returned cards stay in the leader's hand, and the blocker holds cards
+that beat the forced unit.
+
+:meth:`SeatView.sample_hands` draws the hidden hands of the other seats
+uniformly among the assignments that respect the hand sizes, the known cards
+and the voids (rejection-free: cards are dealt suit by suit to the seats that
+may hold them, and a draw that cannot be completed is restarted).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.base import Observation
+from games.shengji.cards import NUM_FACES, Card, card
+from games.shengji.formats import Format, count_faces, lead_format
+from games.shengji.friends import FriendSlot, FriendTracker
+from games.shengji.tricks import TrickState
+from games.shengji.trump import SUIT_LABELS, Trump, rank_index, table
+
+__all__ = ["SeatView"]
+
+
+def _trump_from(obs: Observation) -> Trump:
+    suit = obs["suit"]
+    s = None if suit == "none" else SUIT_LABELS.index(suit)
+    return Trump(rank_index(obs["rank"]), s)
+
+
+class SeatView:
+    """A seat's knowledge of the current round, updated one observation at a time."""
+
+    def __init__(self, players: int, seat: int, decks: int, hand_size: int, fixed_teams: bool):
+        self.n = players
+        self.seat = seat
+        self.decks = decks
+        self.hand_size = hand_size
+        self.fixed_teams = fixed_teams
+        self.new_round()
+
+    def new_round(self) -> None:
+        """Forget everything about the last round."""
+        self.hand: dict[int, int] = {}
+        self.sizes = [0] * self.n
+        self.trump: Trump | None = None
+        self.landlord: int | None = None
+        self.bids: list[tuple[int, Card, int]] = []
+        self.kitty_seen: list[Card] = []
+        self.buried: list[Card] = []
+        self.slots: list[FriendSlot] = []
+        self.friends: FriendTracker | None = None
+        self.played = [0] * NUM_FACES
+        self.known: list[dict[int, int]] = [{} for _ in range(self.n)]
+        self.voids: list[set[int]] = [set() for _ in range(self.n)]
+        self.trick: TrickState | None = None
+        self.trick_seats: list[int] = []
+        self.trick_plays: list[list[Card]] = []
+        self.piles = [0] * self.n
+        self.tricks_done = 0
+        self.phase = "deal"
+
+    # ------------------------------------------------------------- updates
+    def update(self, obs: Observation) -> None:
+        """Take in one observation of this seat."""
+        k = obs.kind
+        a = obs.actor
+        if k == "draw":
+            assert a is not None
+            self.sizes[a] += 1
+            c = obs.get("card")
+            if c is not None:
+                self.hand[c] = self.hand.get(c, 0) + 1
+        elif k == "bid":
+            assert a is not None
+            self.bids.append((a, obs["card"], obs["count"]))
+            kn = self.known[a]
+            c = obs["card"]
+            kn[c] = max(kn.get(c, 0), obs["count"])
+        elif k == "redeal":
+            self.new_round()
+        elif k == "trump":
+            self.trump = _trump_from(obs)
+            self.landlord = a
+            self.phase = "exchange"
+        elif k == "kitty":
+            assert a is not None
+            cs = obs.get("cards")
+            if cs is not None:
+                self.kitty_seen = list(cs)
+                for c in cs:
+                    self.hand[c] = self.hand.get(c, 0) + 1
+            self.sizes[a] += len(cs) if cs is not None else 0
+        elif k == "bury":
+            assert a is not None
+            cs = obs.get("cards")
+            if cs is not None:
+                self.buried = list(cs)
+                for c in cs:
+                    self._drop(self.hand, c)
+            if self.sizes[a] > self.hand_size:
+                self.sizes[a] = self.hand_size
+            if a != self.seat:
+                self.sizes[a] = self.hand_size
+            self.phase = "play"
+        elif k == "friends":
+            self.slots = [FriendSlot(card(c), o) for c, o in obs["slots"]]
+            assert self.landlord is not None
+            self.friends = FriendTracker(self.slots, self.landlord)
+        elif k == "throw_failed":
+            assert a is not None
+            forced = count_faces(obs["forced"])
+            back = count_faces(obs["attempted"])
+            for f, n in forced.items():
+                back[f] -= n
+            kn = self.known[a]
+            for f, n in back.items():
+                if n:
+                    kn[f] = kn.get(f, 0) + n
+        elif k == "play":
+            assert a is not None
+            self._on_play(a, list(obs["cards"]), bool(obs["lead"]))
+        elif k == "trick":
+            assert a is not None
+            self.piles[a] += obs["points"]
+            if self.friends is not None:
+                self.friends.resolve_trick(zip(self.trick_seats, self.trick_plays, strict=True))
+            self.trick = None
+            self.trick_seats = []
+            self.trick_plays = []
+            self.tricks_done += 1
+        elif k == "round_end":
+            self.new_round()
+
+    @staticmethod
+    def _drop(d: dict[int, int], c: int) -> None:
+        n = d.get(c, 0) - 1
+        if n > 0:
+            d[c] = n
+        else:
+            d.pop(c, None)
+
+    def _on_play(self, seat: int, cards: list[Card], lead: bool) -> None:
+        assert self.trump is not None
+        t = table(self.trump)
+        for c in cards:
+            self.played[c] += 1
+            if seat == self.seat:
+                self._drop(self.hand, c)
+            else:
+                kn = self.known[seat]
+                if kn.get(c, 0):
+                    self._drop(kn, c)
+        self.sizes[seat] -= len(cards)
+        if lead:
+            self.trick = TrickState(lead_format(cards, self.trump), cards)
+        else:
+            assert self.trick is not None
+            fmt = self.trick.fmt
+            if sum(1 for c in cards if t.esuit[c] == fmt.suit) < fmt.size:
+                self.voids[seat].add(fmt.suit)
+            self.trick.add(cards)
+        self.trick_seats.append(seat)
+        self.trick_plays.append(cards)
+
+    # ------------------------------------------------------------- queries
+    @property
+    def fmt(self) -> Format | None:
+        """The current trick's format, ``None`` before a lead."""
+        return self.trick.fmt if self.trick is not None else None
+
+    def team(self) -> set[int]:
+        """The landlord's team as far as this seat knows."""
+        if self.landlord is None:
+            return set()
+        if self.fixed_teams:
+            return {self.landlord, (self.landlord + 2) % self.n}
+        if self.friends is not None:
+            return set(self.friends.team)
+        return {self.landlord}
+
+    def partners(self) -> set[int]:
+        """Seats known to be on this seat's side (itself included)."""
+        team = self.team()
+        if self.seat in team:
+            return team
+        if self.fixed_teams:
+            return {s for s in range(self.n) if s not in team}
+        return {self.seat}
+
+    def unseen(self) -> list[int]:
+        """Copies of each face not in this hand, not played, not buried by this seat."""
+        out = [self.decks - self.played[f] - self.hand.get(f, 0) for f in range(NUM_FACES)]
+        for c in self.buried:
+            out[c] -= 1
+        return out
+
+    def sample_hands(self, rng: random.Random, tries: int = 200) -> list[dict[int, int]] | None:
+        """One deal of the hidden cards consistent with what this seat knows.
+
+        Every unseen card goes to another seat (up to its hand size, never into
+        a suit it is void in) or to the hidden kitty.  Cards of suits that some
+        seats are void in are placed first; each card goes to a place chosen with
+        probability proportional to its free room.  Returns every seat's hand
+        (this seat's own included), or ``None`` when ``tries`` attempts fail.
+        """
+        assert self.trump is not None
+        esuit = table(self.trump).esuit
+        pool = self.unseen()
+        others = [s for s in range(self.n) if s != self.seat]
+        need = {s: self.sizes[s] for s in others}
+        base: dict[int, dict[int, int]] = {s: {} for s in others}
+        for s in others:
+            for f, n in self.known[s].items():
+                take = min(n, pool[f], need[s])
+                if take > 0:
+                    base[s][f] = take
+                    pool[f] -= take
+                    need[s] -= take
+        cards = [f for f in range(NUM_FACES) for _ in range(max(pool[f], 0))]
+        kitty_room = len(cards) - sum(need.values())
+        if kitty_room < 0:
+            return None
+        blocked = {f: sum(1 for s in others if esuit[f] in self.voids[s]) for f in set(cards)}
+        for _ in range(tries):
+            rng.shuffle(cards)
+            cards.sort(key=blocked.__getitem__, reverse=True)
+            left = dict(need)
+            room = kitty_room
+            hands = {s: dict(base[s]) for s in others}
+            ok = True
+            for f in cards:
+                cands = [s for s in others if left[s] > 0 and esuit[f] not in self.voids[s]]
+                weights = [left[s] for s in cands]
+                if room > 0:
+                    cands.append(-1)
+                    weights.append(room)
+                if not cands:
+                    ok = False
+                    break
+                s = rng.choices(cands, weights)[0]
+                if s < 0:
+                    room -= 1
+                    continue
+                hands[s][f] = hands[s].get(f, 0) + 1
+                left[s] -= 1
+            if ok:
+                out: list[dict[int, int]] = [{} for _ in range(self.n)]
+                out[self.seat] = dict(self.hand)
+                for s in others:
+                    out[s] = hands[s]
+                return out
+        return None
