@@ -81,7 +81,6 @@ __all__ = [
 MAX_WORLDS = 64
 
 _GHOST_COLOR = "#BFBFBF"
-_LOOP_ANGLES = (0.0, -40.0, 40.0, -80.0, 80.0, 180.0, 140.0, -140.0)
 
 LabelSpec = str | Mapping[Hashable, str] | Callable[[Hashable], str]
 
@@ -270,6 +269,18 @@ def _rounded_rect(a: float, b: float, r: float) -> Path:
     verts.append(verts[0])
     codes = [Path.MOVETO] + [Path.LINETO] * (len(verts) - 2) + [Path.CLOSEPOLY]
     return Path(np.array(verts), codes)
+
+
+def _free_direction(used: Sequence[float]) -> float:
+    """The direction (degrees, 90 = up) farthest from the edges and loops already at a world."""
+    best, best_score = 90.0, -1.0
+    for k in range(24):
+        # candidates from straight up, alternating right and left
+        phi = 90.0 + (1 if k % 2 else -1) * 15.0 * ((k + 1) // 2)
+        score = min((abs((phi - u + 180.0) % 360.0 - 180.0) for u in used), default=360.0)
+        if score > best_score + 1e-9:
+            best, best_score = phi % 360.0, score
+    return best
 
 
 def _loop_path(shape: _NodeShape, angle_deg: float) -> Path:
@@ -491,6 +502,7 @@ def _draw(
     # edges, grouped by unordered pair so parallel agents fan out
     by_pair: dict[tuple[int, int], list[tuple[str, int, int, str]]] = {}
     loop_worlds: dict[str, list[int]] = {}
+    occupied: dict[int, list[float]] = {}  # directions (degrees) already used at each world
     for a in agents:
         edges, lw, _ = _relation_pairs(model, a, s5_style)
         for i, j, style in edges:
@@ -524,6 +536,8 @@ def _draw(
                 gid=f"relation:{a}",
             )
             ax.add_patch(arrow)
+            occupied.setdefault(i, []).append(float(np.degrees(np.arctan2(out_a[1], out_a[0]))))
+            occupied.setdefault(j, []).append(float(np.degrees(np.arctan2(out_b[1], out_b[0]))))
             if edge_labels:
                 mx, my = (xy[i] + xy[j]) / 2 + 0.5 * rad * np.array([dy, -dx])
                 ax.text(
@@ -538,21 +552,25 @@ def _draw(
                     zorder=2,
                     gid="edge-label",
                 )
-    for k, a in enumerate(agents):
-        if a not in loop_worlds:
-            continue
-        lp = _loop_path(shape, _LOOP_ANGLES[k % len(_LOOP_ANGLES)])
-        ax.scatter(
-            xy[loop_worlds[a], 0],
-            xy[loop_worlds[a], 1],
-            marker=lp,
-            s=(2 * float(np.abs(lp.vertices).max())) ** 2,
-            facecolors="none",
-            edgecolors=styles[a].color,
-            linewidths=1.5,
-            zorder=1,
-            gid=f"loop:{a}",
-        )
+    for a in agents:
+        groups: dict[float, list[int]] = {}
+        for w in loop_worlds.get(a, ()):
+            phi = _free_direction(occupied.setdefault(w, []))
+            occupied[w].append(phi)
+            groups.setdefault(phi, []).append(w)
+        for phi, ws in sorted(groups.items()):
+            lp = _loop_path(shape, phi - 90.0)
+            ax.scatter(
+                xy[ws, 0],
+                xy[ws, 1],
+                marker=lp,
+                s=(2 * float(np.abs(lp.vertices).max())) ** 2,
+                facecolors="none",
+                edgecolors=styles[a].color,
+                linewidths=1.5,
+                zorder=1,
+                gid=f"loop:{a}",
+            )
 
     # ghosts and removed worlds (announcement panels)
     if ghosts is not None and len(ghosts):

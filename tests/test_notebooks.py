@@ -1,0 +1,51 @@
+"""The example notebooks run from top to bottom, and are committed without outputs.
+
+Each notebook in ``examples/`` is executed in a fresh kernel (nbclient) with the
+Agg backend, from the ``examples/`` directory, with a per-cell time limit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
+CELL_TIMEOUT = 180  # seconds per cell
+
+
+def test_there_are_example_notebooks():
+    names = [p.name for p in NOTEBOOKS]
+    assert "01_muddy_children.ipynb" in names
+    assert "02_announcements_and_action_models.ipynb" in names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_is_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"{path.name}: a code cell has outputs; clear them"
+            assert cell.execution_count is None, f"{path.name}: clear the execution counts"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path, monkeypatch):
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(EXAMPLES)}},
+    )
+    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    # the notebook shows pictures: at least one model displays itself as a PNG
+    assert any("image/png" in o.get("data", {}) for o in outputs)
