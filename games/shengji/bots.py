@@ -90,9 +90,9 @@ def _units_of(hand: dict[int, int], trump: Trump, suit: int) -> list[Unit]:
     return list(dict.fromkeys(out))
 
 
-def _safe(unit: Unit, unseen: list[int], trump: Trump) -> bool:
+def _safe(unit: Unit, unseen: dict[int, int], trump: Trump) -> bool:
     """Whether no combination of unseen cards could beat ``unit`` in its suit."""
-    return not can_beat_unit({f: n for f, n in enumerate(unseen) if n > 0}, unit, trump)
+    return not can_beat_unit(unseen, unit, trump)
 
 
 def choose_lead(
@@ -103,8 +103,9 @@ def choose_lead(
     suits = sorted({t.esuit[f] for f in hand})
     best: tuple[int, int, Unit] | None = None
     for s in suits:
+        hidden = {f: n for f, n in enumerate(unseen) if n > 0 and t.esuit[f] == s}
         for u in _units_of(hand, trump, s):
-            if _safe(u, unseen, trump):
+            if _safe(u, hidden, trump):
                 key = (u.size, 0 if s == TRUMP_SUIT else 1)
                 if best is None or key > best[:2]:
                     best = (*key, u)

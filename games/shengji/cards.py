@@ -45,6 +45,7 @@ __all__ = [
     "to_counts",
     "from_counts",
     "as_cards",
+    "CARDS",
 ]
 
 #: Suit letters in face order: clubs, diamonds, hearts, spades.
@@ -103,6 +104,8 @@ class Card(int):
 
 _TEXT = [RANKS[f % 13] + SUITS[f // 13] for f in range(52)] + ["SJ", "BJ"]
 _CARDS = tuple(int.__new__(Card, f) for f in range(NUM_FACES))
+#: The 54 :class:`Card` objects, indexed by face number.
+CARDS = _CARDS
 _BY_TEXT = {t: _CARDS[i] for i, t in enumerate(_TEXT)}
 _BY_TEXT.update({"J-": _CARDS[SMALL_JOKER], "J+": _CARDS[BIG_JOKER]})
 _BY_TEXT.update({"LJ": _CARDS[SMALL_JOKER], "HJ": _CARDS[BIG_JOKER]})

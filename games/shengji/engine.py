@@ -353,6 +353,7 @@ class ShengjiState(State):
         r = self.rules
         self.deck = [r.decks] * NUM_FACES
         self.deck_left = r.decks * NUM_FACES
+        self._outcomes: list[tuple[int, float]] | None = None
         self.drawn = 0
         self.hands: list[dict[int, int]] = [{} for _ in range(self.n)]
         self.kitty_cards: list[Card] = []
@@ -435,8 +436,10 @@ class ShengjiState(State):
         if self.phase == "start":
             return [(_FIRST + s, 1.0 / self.n) for s in range(self.n)]
         if self.phase == "deal":
-            left = self.deck_left
-            return [(_DRAW + f, k / left) for f, k in enumerate(self.deck) if k]
+            if self._outcomes is None:
+                left = self.deck_left
+                self._outcomes = [(_DRAW + f, k / left) for f, k in enumerate(self.deck) if k]
+            return self._outcomes
         raise IllegalActionError("not a chance node")
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -477,19 +480,9 @@ class ShengjiState(State):
                 out.append(COMMIT)
             return out
         rules = play.follow_rules(seat)
-        total = sum(sel.values())
-        if total == rules.n:
+        if sum(sel.values()) == rules.n:
             return [COMMIT]
-        for f, k in hand.items():
-            if k > sel.get(f, 0):
-                sel[f] = sel.get(f, 0) + 1
-                ok = rules.can_extend(sel)
-                sel[f] -= 1
-                if not sel[f]:
-                    del sel[f]
-                if ok:
-                    out.append(_SELECT + f)
-        return out
+        return [_SELECT + f for f in rules.next_faces(sel)]
 
     def _is_legal(self, player: int, action: int) -> bool:
         ph = self.phase
@@ -603,6 +596,7 @@ class ShengjiState(State):
         r = self.rules
         self.deck[f] -= 1
         self.deck_left -= 1
+        self._outcomes = None
         i = self.drawn
         self.drawn += 1
         c = card(f)

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 
 from games.errors import InvalidParameterError
-from games.shengji.cards import Card, as_cards, card, format_cards
+from games.shengji.cards import CARDS, Card, as_cards, card, format_cards
 from games.shengji.formats import (
     Format,
     Shape,
@@ -183,6 +183,35 @@ class FollowRules:
                 return True
         return False
 
+    def next_faces(self, selection: Mapping[int, int]) -> list[int]:
+        """Faces one more copy of which keeps ``selection`` completable (empty when full)."""
+        total = sum(selection.values())
+        if total >= self.n:
+            return []
+        hand = self.hand
+        if self.short:
+            room = (
+                self.n
+                - self.n_in_suit
+                - (total - sum(k for f, k in selection.items() if f in self.in_suit))
+            )
+            return [
+                f
+                for f, k in hand.items()
+                if k > selection.get(f, 0) and (f in self.in_suit or room > 0)
+            ]
+        free = [f for f, k in self.in_suit.items() if k > selection.get(f, 0)]
+        if self.skeletons and not self.skeletons[0][0] and self.skeletons[0][1] == self.n:
+            return free
+        out = []
+        sel = dict(selection)
+        for f in free:
+            sel[f] = sel.get(f, 0) + 1
+            if self.can_extend(sel):
+                out.append(f)
+            sel[f] -= 1
+        return out
+
     def is_legal(self, play: Mapping[int, int] | Iterable[int] | str) -> bool:
         """Whether ``play`` (all of it) is a legal follow."""
         sel = _as_counts(play)
@@ -228,7 +257,7 @@ class FollowRules:
             rest = {f: c for f, c in self.hand.items() if f not in self.in_suit}
             base = _expand(self.in_suit)
             for extra in _multiset_combinations(rest, self.n - self.n_in_suit):
-                yield tuple(card(f) for f in sorted(base + list(extra)))
+                yield tuple(CARDS[f] for f in sorted(base + list(extra)))
             return
         seen: set[tuple[int, ...]] = set()
         for sk, singles in self.skeletons:
@@ -240,7 +269,7 @@ class FollowRules:
                 p = tuple(sorted(base + list(extra)))
                 if p not in seen:
                     seen.add(p)
-                    yield tuple(card(f) for f in p)
+                    yield tuple(CARDS[f] for f in p)
 
 
 def _expand(counts: Mapping[int, int]) -> list[int]:

@@ -58,7 +58,8 @@ class SeatView:
         self.played = [0] * NUM_FACES
         self.known: list[dict[int, int]] = [{} for _ in range(self.n)]
         self.voids: list[set[int]] = [set() for _ in range(self.n)]
-        self.trick: TrickState | None = None
+        self._fmt: Format | None = None
+        self._trick: TrickState | None = None
         self.trick_seats: list[int] = []
         self.trick_plays: list[list[Card]] = []
         self.piles = [0] * self.n
@@ -130,7 +131,8 @@ class SeatView:
             self.piles[a] += obs["points"]
             if self.friends is not None:
                 self.friends.resolve_trick(zip(self.trick_seats, self.trick_plays, strict=True))
-            self.trick = None
+            self._fmt = None
+            self._trick = None
             self.trick_seats = []
             self.trick_plays = []
             self.tricks_done += 1
@@ -158,13 +160,13 @@ class SeatView:
                     self._drop(kn, c)
         self.sizes[seat] -= len(cards)
         if lead:
-            self.trick = TrickState(lead_format(cards, self.trump), cards)
+            self._fmt = lead_format(cards, self.trump)
         else:
-            assert self.trick is not None
-            fmt = self.trick.fmt
+            fmt = self._fmt
+            assert fmt is not None
             if sum(1 for c in cards if t.esuit[c] == fmt.suit) < fmt.size:
                 self.voids[seat].add(fmt.suit)
-            self.trick.add(cards)
+        self._trick = None
         self.trick_seats.append(seat)
         self.trick_plays.append(cards)
 
@@ -172,7 +174,19 @@ class SeatView:
     @property
     def fmt(self) -> Format | None:
         """The current trick's format, ``None`` before a lead."""
-        return self.trick.fmt if self.trick is not None else None
+        return self._fmt
+
+    @property
+    def trick(self) -> TrickState | None:
+        """The trick in progress (format, plays, current winner), ``None`` before a lead."""
+        if self._fmt is None:
+            return None
+        if self._trick is None:
+            ts = TrickState(self._fmt, self.trick_plays[0])
+            for p in self.trick_plays[1:]:
+                ts.add(p)
+            self._trick = ts
+        return self._trick
 
     def team(self) -> set[int]:
         """The landlord's team as far as this seat knows."""

@@ -97,6 +97,7 @@ class PlayPhase:
         self.n = len(hands)
         self.hands: list[dict[int, int]] = [count_faces(h) for h in hands]
         self.sizes = [sum(h.values()) for h in self.hands]
+        self.left = sum(self.sizes)
         self.leader = leader
         self.fixed_team = set(landlord_team) if landlord_team is not None else None
         self.friends = friends
@@ -132,7 +133,7 @@ class PlayPhase:
 
     def is_over(self) -> bool:
         """Whether every card has been played."""
-        return not self.current and all(s == 0 for s in self.sizes)
+        return not self.current and self.left == 0
 
     def is_leading(self) -> bool:
         """Whether the next play leads a trick."""
@@ -199,6 +200,7 @@ class PlayPhase:
             else:
                 del h[c]
             self.sizes[seat] -= 1
+            self.left -= 1
 
     def _lead(self, seat: int, cards: list[Card]) -> ThrowCheck:
         fmt = lead_format(cards, self.trump)
@@ -233,7 +235,7 @@ class PlayPhase:
         first = self.current[0]
         if first.attempted is not None and self.throw_penalty == "ten-points":
             self.penalties[first.seat] += 10
-        if all(s == 0 for s in self.sizes) and self.kitty:
+        if self.left == 0 and self.kitty:
             mult = kitty_multiplier(trick.fmt.largest_unit, self.kitty_policy)
             self.kitty_points_awarded = card_points(self.kitty) * mult
             points += self.kitty_points_awarded

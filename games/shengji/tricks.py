@@ -77,10 +77,11 @@ def can_beat_unit(hand: Mapping[int, int] | Cards, unit: Unit, trump: Trump) -> 
     [False, True, False]
     """
     t = table(trump)
-    counts = dict(hand) if isinstance(hand, Mapping) else count_faces(_cards(hand))
+    counts = hand if isinstance(hand, Mapping) else count_faces(_cards(hand))
     suit = t.esuit[unit.first]
     s0 = t.strength[unit.first]
-    in_suit = {f: n for f, n in counts.items() if n and t.esuit[f] == suit}
+    esuit = t.esuit
+    in_suit = {f: n for f, n in counts.items() if n and esuit[f] == suit}
     if not unit.is_tractor:
         return any(n >= unit.width and t.strength[f] > s0 for f, n in in_suit.items())
     length = len(unit.faces)
@@ -170,8 +171,13 @@ def format_readings(fmt: Format, play: Cards) -> list[tuple[Unit, ...]]:
     suits = {t.esuit[c] for c in cs}
     if len(suits) != 1 or not ({fmt.suit, TRUMP_SUIT} & suits):
         return []
-    counts = count_faces(cs)
     units = fmt.units
+    if len(units) == 1 and not units[0].is_tractor:
+        f0 = cs[0]
+        if all(c == f0 for c in cs):
+            return [(Unit(len(cs), (f0,)),)]
+        return []
+    counts = count_faces(cs)
     out: list[tuple[Unit, ...]] = []
     chosen: list[Unit] = []
     floors: dict[tuple[int, ...], tuple[int, ...]] = {}
