@@ -299,6 +299,43 @@ class State(ABC):
     def __str__(self) -> str:
         return f"{type(self).__name__}(history={self._history})"
 
+    # ---------------------------------------------------------------- display
+    def seat_view(self, seat: int) -> list[tuple[str, str]]:
+        """The table as ``seat`` sees it, as ``(what, value)`` rows for display.
+
+        Games override this with their own compact table (the seat's hand,
+        the other hands as card counts, the pile, the scores); an override
+        shows only what ``seat`` has observed.  The default lists, for each
+        kind of event and actor, the latest one ``seat`` observed (preferring
+        the fuller version when ``seat`` saw both a private event and others'
+        redacted ones, e.g. its own deal).
+        """
+        if not 0 <= seat < self.num_players():
+            raise InvalidParameterError(
+                f"seat {seat} does not exist; seats are 0..{self.num_players() - 1}"
+            )
+        cur = self._current_player()
+        turn = {CHANCE: "chance", TERMINAL: "game over"}.get(cur, f"P{cur}")
+        rows = [("seat", f"P{seat}"), ("to move", turn)]
+        latest: dict[tuple[str, int | None, frozenset[str]], Observation] = {}
+        for obs in self._observations[seat]:
+            key = (obs.kind, obs.actor, frozenset(k for k, _ in obs.data))
+            latest.pop(key, None)
+            latest[key] = obs
+        for (kind, actor, keys), obs in latest.items():
+            fuller = any(k2 == kind and a2 == actor and keys < ks2 for k2, a2, ks2 in latest)
+            if not fuller:
+                rows.append((kind if actor is None else f"{kind} P{actor}", str(obs)))
+        return rows
+
+    def _repr_html_(self) -> str | None:
+        """Notebook display: the acting seat's view (seat 0 at chance and terminal nodes)."""
+        try:
+            from visualize.tables import seat_view_html
+        except ImportError:
+            return None
+        return seat_view_html(self)
+
 
 class Bot(ABC):
     """A player that sees only what its seat observes.

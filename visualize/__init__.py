@@ -10,6 +10,9 @@ Knowledge pictures (:mod:`visualize.knowledge`): :func:`draw_belief`
 considers possible, step by step), :func:`who_knows` and
 :func:`draw_who_knows` (each agent's knowledge of chosen formulas).
 
+Game states display in notebooks as a table of what one seat sees
+(:func:`show_seat`, :func:`seat_view_html`, built on ``State.seat_view``).
+
 Every drawing function takes an optional matplotlib ``ax`` and returns the
 Axes it drew on, so pictures compose into a user's own figures.
 """
@@ -38,6 +41,7 @@ from visualize.models import (
     world_labels,
 )
 from visualize.style import agent_styles, deterministic_style
+from visualize.tables import seat_view_html, show_seat
 
 __all__ = [
     "VisualizeError",
@@ -60,4 +64,6 @@ __all__ = [
     "world_labels",
     "agent_styles",
     "deterministic_style",
+    "seat_view_html",
+    "show_seat",
 ]
