@@ -406,7 +406,7 @@ class SamplingBot(_ViewBot):
         )
         phase.piles = list(v.piles)
         for s, cards in zip(seats, v.trick_plays, strict=True):
-            phase.play(s, cards)
+            phase.replay(s, cards, v.fmt)
         phase.play(self.seat, first)
         rng = self.rng
         while not phase.is_over():

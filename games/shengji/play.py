@@ -191,6 +191,22 @@ class PlayPhase:
         self._follow(seat, list(cards))
         return None
 
+    def replay(self, seat: int, cards: Sequence[int], fmt: Format | None = None) -> None:
+        """Apply a play that is known to have happened, without checking it.
+
+        A lead takes ``fmt`` as the trick format (default: its own reading).
+        Used to rebuild a position from a sampled deal, where the facts of the
+        table are fixed even if the sampled hands would not force them.
+        """
+        if self.is_leading():
+            self._remove(seat, cards)
+            self.trick = TrickState(
+                fmt or lead_format(cards, self.trump), list(cards), self.throw_policy
+            )
+            self.current = [PlayRecord(seat, list(cards))]
+        else:
+            self._follow(seat, list(cards))
+
     def _remove(self, seat: int, cards: Iterable[int]) -> None:
         h = self.hands[seat]
         for c in cards:
