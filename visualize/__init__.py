@@ -10,6 +10,11 @@ Knowledge pictures (:mod:`visualize.knowledge`): :func:`draw_belief`
 considers possible, step by step), :func:`who_knows` and
 :func:`draw_who_knows` (each agent's knowledge of chosen formulas).
 
+Card deals (:mod:`visualize.cards`): :func:`draw_deal_model` draws a small
+deal's Kripke model with worlds labelled by the cards at each location;
+:func:`belief_from_model` and :func:`count_history` read a seat's belief and
+the number of deals it considers possible off such models.
+
 Game states display in notebooks as a table of what one seat sees
 (:func:`show_seat`, :func:`seat_view_html`, built on ``State.seat_view``).
 
@@ -19,6 +24,13 @@ Axes it drew on, so pictures compose into a user's own figures.
 
 from __future__ import annotations
 
+from visualize.cards import (
+    Belief,
+    belief_from_model,
+    count_history,
+    deal_world_labels,
+    draw_deal_model,
+)
 from visualize.errors import VisualizeError
 from visualize.knowledge import (
     KnowledgeTable,
@@ -44,6 +56,11 @@ from visualize.style import agent_styles, deterministic_style
 from visualize.tables import seat_view_html, show_seat
 
 __all__ = [
+    "Belief",
+    "belief_from_model",
+    "count_history",
+    "deal_world_labels",
+    "draw_deal_model",
     "VisualizeError",
     "KnowledgeTable",
     "draw_belief",

@@ -297,7 +297,7 @@ def _loop_path(shape: _NodeShape, angle_deg: float) -> Path:
 
 # ------------------------------------------------------------------ edges
 def _relation_pairs(
-    model: KripkeModel, agent: str, s5: str
+    model: KripkeModel, agent: str, s5: str, xy: np.ndarray | None = None
 ) -> tuple[list[tuple[int, int, str]], list[int], list[np.ndarray]]:
     """Edges to draw ``(i, j, arrowstyle)``, worlds with loops, and classes to shade."""
     rel = model.relation(agent)
@@ -305,6 +305,8 @@ def _relation_pairs(
         classes = [c for c in rel.classes() if len(c) > 1]
         if s5 == "hulls":
             return [], [], classes
+        if s5 == "chains" and xy is not None:
+            return [e for c in classes for e in _chain(c, xy)], [], []
         edges = []
         for c in classes:
             c = np.sort(c)
@@ -327,9 +329,26 @@ def _relation_pairs(
     return edges, loops, []
 
 
+def _chain(members: np.ndarray, xy: np.ndarray) -> list[tuple[int, int, str]]:
+    """A path through a class: from its leftmost (then lowest) world, always on to
+    the nearest world not yet visited."""
+    left = sorted(int(i) for i in members)
+    start = min(left, key=lambda i: (round(float(xy[i, 0]), 6), round(float(xy[i, 1]), 6), i))
+    path = [start]
+    left.remove(start)
+    while left:
+        here = xy[path[-1]]
+        nxt = min(left, key=lambda i: (float(((xy[i] - here) ** 2).sum()), i))
+        path.append(nxt)
+        left.remove(nxt)
+    return [(min(a, b), max(a, b), "-") for a, b in zip(path, path[1:], strict=False)]
+
+
 def _s5_style(model: KripkeModel, agents: Sequence[str], s5: str) -> str:
-    if s5 not in ("auto", "edges", "hulls"):
-        raise VisualizeError(f"unknown s5 style {s5!r}; choose 'auto', 'edges' or 'hulls'")
+    if s5 not in ("auto", "edges", "chains", "hulls"):
+        raise VisualizeError(
+            f"unknown s5 style {s5!r}; choose 'auto', 'edges', 'chains' or 'hulls'"
+        )
     if s5 != "auto":
         return s5
     n = model.num_worlds
@@ -339,7 +358,7 @@ def _s5_style(model: KripkeModel, agents: Sequence[str], s5: str) -> str:
         if isinstance(rel, Partition):
             sizes = np.bincount(rel.labels, minlength=rel.num_classes)
             total += int((sizes * (sizes - 1) // 2).sum())
-    return "edges" if total <= max(3 * n, 60) else "hulls"
+    return "edges" if total <= max(3 * n, 60) else "chains"
 
 
 def _near_other_node(xy: np.ndarray, i: int, j: int) -> bool:
@@ -504,7 +523,7 @@ def _draw(
     loop_worlds: dict[str, list[int]] = {}
     occupied: dict[int, list[float]] = {}  # directions (degrees) already used at each world
     for a in agents:
-        edges, lw, _ = _relation_pairs(model, a, s5_style)
+        edges, lw, _ = _relation_pairs(model, a, s5_style, xy)
         for i, j, style in edges:
             by_pair.setdefault((min(i, j), max(i, j)), []).append((a, i, j, style))
         if loops and lw:
@@ -740,11 +759,13 @@ def draw_model(
         ``"circular"``, ``"spring"``, or explicit positions.
     labels : str, mapping or callable
         See :func:`world_labels`.
-    s5 : {"auto", "edges", "hulls"}
+    s5 : {"auto", "edges", "chains", "hulls"}
         How S5 agents are drawn: one undirected edge per pair of
-        indistinguishable worlds, or each class as a shaded region.
+        indistinguishable worlds; a chain through each class (the worlds an
+        agent cannot tell apart are those joined by a path of its colour:
+        transitive edges left out); or each class as a shaded region.
         ``"auto"`` uses edges unless there would be more than
-        ``max(3 n, 60)`` of them.
+        ``max(3 n, 60)`` of them, chains otherwise.
     loops : bool
         Draw reflexive loops of non-S5 relations (S5 loops are never drawn).
     edge_labels : bool

@@ -1,0 +1,154 @@
+"""Deal models drawn and read: labels, seat rows, beliefs and counts from has(loc, card) atoms."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+
+from kripke import announce, muddy_children  # noqa: E402
+from kripke.errors import UnknownAgentError  # noqa: E402
+from tests.strategies import models  # noqa: E402
+from visualize import VisualizeError, draw_model, model_layout, who_knows  # noqa: E402
+from visualize.cards import (  # noqa: E402
+    belief_from_model,
+    count_history,
+    deal_model_example,
+    deal_world_labels,
+    draw_deal_model,
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def by_gid(ax, gid):
+    return [a for a in ax.get_children() if a.get_gid() == gid]
+
+
+def drawn_pairs(ax, model, agent, pos):
+    labels = list(pos)
+    pts = np.array([pos[w] for w in labels])
+    out = []
+    for arrow in by_gid(ax, f"relation:{agent}"):
+        v = arrow.get_path().vertices
+        a, b = (labels[int(np.argmin(((pts - p) ** 2).sum(1)))] for p in (v[0], v[-1]))
+        out.append((a, b))
+    return out
+
+
+def components(worlds, pairs):
+    parent = {w: w for w in worlds}
+
+    def find(w):
+        while parent[w] != w:
+            w = parent[w]
+        return w
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    groups = {}
+    for w in worlds:
+        groups.setdefault(find(w), set()).add(w)
+    return sorted(sorted(map(str, g)) for g in groups.values())
+
+
+def test_three_cards_three_seats():
+    """One card each: six deals, and each seat cannot tell apart the two deals that
+    agree on its card (van Ditmarsch, van der Hoek & Kooi, DEL, 2007, §2)."""
+    pm = deal_model_example()
+    assert len(pm.model) == 6
+    for seat in "abc":
+        assert sorted(len(c) for c in pm.model.classes(seat)) == [2, 2, 2]
+    label = deal_world_labels(pm.model)
+    assert sorted(label(w) for w in pm.model.worlds) == [
+        "0|1|2",
+        "0|2|1",
+        "1|0|2",
+        "1|2|0",
+        "2|0|1",
+        "2|1|0",
+    ]
+
+
+def test_draw_deal_model_rows_are_the_seats_classes():
+    pm = deal_model_example()
+    ax = draw_deal_model(pm, seat="a")
+    texts = sorted(t.get_text() for t in by_gid(ax, "label"))
+    assert texts == ["0|1|2", "0|2|1", "1|0|2", "1|2|0", "2|0|1", "2|1|0"]
+    pos = model_layout(pm.model, "classes", by="a")
+    for cls in pm.model.classes("a"):
+        assert len({pos[w][1] for w in cls}) == 1
+    assert ax.get_title() == "deals: cards of a | b | c"
+
+
+def test_draw_deal_model_bad_input():
+    with pytest.raises(UnknownAgentError, match="'d'"):
+        draw_deal_model(deal_model_example(), seat="d")
+    with pytest.raises(VisualizeError, match="not a card-deal model"):
+        draw_deal_model(muddy_children(2))
+    with pytest.raises(VisualizeError, match="location 'pile'"):
+        deal_world_labels(deal_model_example().model, ["a", "pile"])
+
+
+def test_belief_from_model_after_a_public_event():
+    """c shows its card 2 to everyone: a (holding 0) now knows b holds 1."""
+    pm = deal_model_example()
+    before = belief_from_model(pm, "a")
+    assert before.locations == ("a", "b", "c")
+    assert before.probabilities[1] == (0, F(1, 2), F(1, 2))
+    after = belief_from_model(announce(pm, "has(c, 2)"), "a")
+    assert after.probabilities[1] == (0, 1, 0) and after.deals == 1
+    ax = after.draw()
+    assert len(by_gid(ax, "known")) == 3
+
+
+@pytest.mark.parametrize("seat", ["N", "E", "S", "W"])
+def test_belief_agrees_with_who_knows_and_sums_to_one(seat):
+    pm = deal_model_example(("AS", "KH", "QD", "JC"), ("N", "E", "S", "W"))
+    b = belief_from_model(pm, seat)
+    for row in b.probabilities:
+        assert sum(row) == 1  # every card is somewhere
+    fs = [f"has({loc}, {c})" for c in b.cards for loc in b.locations]
+    t = who_knows(pm, fs, agents=[seat])
+    assert list(t.values[0]) == [p for row in b.probabilities for p in row]
+
+
+def test_count_history_of_announcements():
+    pm = deal_model_example()
+    steps = [pm, announce(pm, "has(c, 2)")]
+    assert count_history(steps) == {"a": [2, 1], "b": [2, 1], "c": [2, 2]}
+    with pytest.raises(VisualizeError):
+        count_history([])
+
+
+@settings(max_examples=20, deadline=None)
+@given(models(s5=True))
+def test_chains_connect_exactly_each_class(model):
+    """Without transitive edges, each agent's drawn paths still join exactly its classes."""
+    ax = draw_model(model, s5="chains", legend=False)
+    pos = model_layout(model)
+    for a in model.agents:
+        pairs = drawn_pairs(ax, model, a, pos)
+        assert len(pairs) == sum(len(c) - 1 for c in model.classes(a))
+        assert components(model.worlds, pairs) == sorted(
+            sorted(map(str, c)) for c in model.classes(a)
+        )
+    plt.close("all")
+
+
+def test_auto_uses_chains_when_pairs_would_clutter():
+    pm = deal_model_example(("AS", "KH", "QD", "JC"), ("N", "E", "S", "W"))
+    ax = draw_deal_model(pm, seat="N")
+    # 24 deals, each seat's classes hold 6: chains draw 5 edges per class, not 15
+    assert [len(by_gid(ax, f"relation:{s}")) for s in "NESW"] == [20, 20, 20, 20]
