@@ -166,7 +166,13 @@ def choose_follow(
             return list(max(cands, key=lambda p: (pts(p), -cost(p))))
         return list(min(cands, key=lambda p: (cost(p) - 2 * pts(p) * 0, cost(p))))
     stake = trick.points
-    winners = [p for p in cands if _would_win(trick, p)]
+    if fmt.size == 1:
+        top = trick.winning[0].first
+        s = t.strength
+        top_s = s[top]
+        winners = [p for p in cands if s[p[0]] > top_s and t.esuit[p[0]] in (fmt.suit, TRUMP_SUIT)]
+    else:
+        winners = [p for p in cands if _would_win(trick, p)]
     if winners and (
         stake > 0 or last_to_play or fmt.size > 1 or any(_PTS[f] for p in winners[:1] for f in p)
     ):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -153,11 +153,10 @@ class Format:
     suit: int
     units: tuple[Unit, ...]
     trump: Trump
+    size: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def size(self) -> int:
-        """Cards every player must play."""
-        return sum(u.size for u in self.units)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", sum(u.size for u in self.units))
 
     @property
     def is_throw(self) -> bool:

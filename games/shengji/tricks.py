@@ -63,7 +63,9 @@ Cards = Iterable[int] | str
 
 
 def _cards(x: Cards) -> list[Card]:
-    return as_cards(x) if isinstance(x, str) else [card(c) for c in x]
+    if isinstance(x, str):
+        return as_cards(x)
+    return [c if type(c) is Card else card(c) for c in x]
 
 
 def can_beat_unit(hand: Mapping[int, int] | Cards, unit: Unit, trump: Trump) -> bool:

@@ -27,7 +27,7 @@ Trump('9', 'C')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.errors import InvalidParameterError
@@ -140,6 +140,9 @@ class Trump:
 
     rank: int
     suit: int | None
+    _table: TrumpTable | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
 
     def __init__(self, rank: int | str, suit: int | str | None = None):
         r = rank_index(rank)
@@ -148,6 +151,7 @@ class Trump:
             raise InvalidParameterError("at rank NT there is no trump suit (only jokers are trump)")
         object.__setattr__(self, "rank", r)
         object.__setattr__(self, "suit", s)
+        object.__setattr__(self, "_table", None)
 
     def __repr__(self) -> str:
         suit = None if self.suit is None else SUITS[self.suit]
@@ -218,6 +222,12 @@ class TrumpTable:
             for s in range(5)
         ]
 
+    def __deepcopy__(self, memo: dict[int, object]) -> TrumpTable:
+        return self  # never mutated after construction
+
+    def __copy__(self) -> TrumpTable:
+        return self
+
     def _successor(self, f: int, esuit: list[int]) -> list[int]:
         r, ts = self.trump.rank, self.trump.suit
         if f == BIG_JOKER:
@@ -242,9 +252,17 @@ class TrumpTable:
 
 
 @lru_cache(maxsize=128)
+def _build(trump: Trump) -> TrumpTable:
+    return TrumpTable(trump)
+
+
 def table(trump: Trump) -> TrumpTable:
     """The cached :class:`TrumpTable` of ``trump``."""
-    return TrumpTable(trump)
+    t = trump._table
+    if t is None:
+        t = _build(trump)
+        object.__setattr__(trump, "_table", t)
+    return t
 
 
 def effective_suit(c: int, trump: Trump) -> int:

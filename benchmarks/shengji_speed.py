@@ -1,0 +1,103 @@
+"""Shengji/ZPY speed: whole rounds with bots, and legal-follow enumeration.
+
+1. Rounds per second of complete rounds (deal with bidding, exchange, friends,
+   every trick, scoring) with four heuristic bots (``tractor``) and six
+   (``zpy``), and with random bots as the baseline of the engine alone.
+2. Legal-follow enumeration (:func:`games.shengji.legal_follows`) for seeded
+   25-card hands of a two-deck deal against single, pair, tractor and throw
+   leads in a suit the hand holds: microseconds per call (median and worst).
+
+    python3 benchmarks/shengji_speed.py [--rounds 100] [--hands 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import _common  # noqa: F401  (puts the project on sys.path)
+from _common import table
+from tqdm import tqdm
+
+from games.base import load_game, make_bot, play_game
+from games.shengji import Trump, legal_follows, parse_cards
+from games.shengji.cards import full_deck
+from games.shengji.formats import lead_format
+from games.shengji.trump import table as trump_table
+
+
+def rounds_per_second(variant: str, players: int, bot: str, rounds: int) -> float:
+    game = load_game("shengji", variant=variant, players=players)
+    t0 = time.perf_counter()
+    for seed in tqdm(range(rounds), desc=f"{variant} {bot}", leave=False):
+        bots = [make_bot("shengji", bot, seed=seed * 100 + s) for s in range(players)]
+        play_game(game, bots, seed=seed)
+    return rounds / (time.perf_counter() - t0)
+
+
+LEADS = {
+    "single": "KH",
+    "pair": "KH KH",
+    "tractor": "QH QH KH KH",
+    "throw (pair+single)": "AH AH KH",
+    "tractor of 3 pairs": "JH JH QH QH KH KH",
+}
+
+
+def follow_times(hands: int) -> list[list[object]]:
+    rng = random.Random(0)
+    trump = Trump("2", "S")
+    t = trump_table(trump)
+    deck = full_deck(2)
+    rows = []
+    for name, lead in LEADS.items():
+        fmt = lead_format(parse_cards(lead), trump)
+        times, sizes = [], []
+        for _ in range(hands):
+            rng.shuffle(deck)
+            hand = deck[:25]
+            if not any(t.esuit[c] == fmt.suit for c in hand):
+                continue
+            t0 = time.perf_counter()
+            plays = legal_follows(hand, fmt, trump)
+            times.append(time.perf_counter() - t0)
+            sizes.append(len(plays))
+        rows.append(
+            [
+                name,
+                len(times),
+                statistics.median(sizes),
+                round(1e6 * statistics.median(times), 1),
+                round(1e6 * max(times), 1),
+            ]
+        )
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--hands", type=int, default=200)
+    args = ap.parse_args()
+    rows = []
+    for variant, players in (("tractor", 4), ("zpy", 6)):
+        for bot in ("random", "heuristic"):
+            rows.append(
+                [
+                    variant,
+                    players,
+                    bot,
+                    round(rounds_per_second(variant, players, bot, args.rounds), 1),
+                ]
+            )
+    print("Complete rounds (deal, bids, exchange, friends, tricks, scoring)")
+    print(table(["variant", "players", "bots", "rounds/s"], rows))
+    print()
+    print("legal_follows for a 25-card hand (2 decks, trump 2 of spades, lead in hearts)")
+    print(table(["lead", "hands", "median plays", "median µs", "max µs"], follow_times(args.hands)))
+
+
+if __name__ == "__main__":
+    main()
