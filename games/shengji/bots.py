@@ -41,11 +41,10 @@ from games.shengji.engine import (
     ShengjiGame,
     bury_action,
     decode_action,
-    friend_action,
     select_action,
 )
 from games.shengji.follow import FollowRules
-from games.shengji.formats import Format, Unit, count_faces, find_readings, lead_format
+from games.shengji.formats import Unit, find_readings
 from games.shengji.friends import allowed_friend_cards
 from games.shengji.knowledge import SeatView
 from games.shengji.play import PlayPhase
@@ -448,6 +447,3 @@ def register() -> None:
     register_bot("shengji", "random", lambda seed=None: RandomBot(seed=seed))
     register_bot("shengji", "heuristic", lambda seed=None: HeuristicBot(seed=seed))
     register_bot("shengji", "sampling", lambda seed=None: SamplingBot(seed=seed))
-
-
-_ = (Format, count_faces, lead_format, friend_action)

@@ -29,23 +29,18 @@ from typing import Any, TextIO
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot
 from games.errors import CardParseError, IllegalActionError, InvalidParameterError
-from games.shengji.cards import SMALL_JOKER, card, format_cards, parse_cards
-from games.shengji.engine import (
-    COMMIT,
-    PASS,
-    ShengjiGame,
-    ShengjiState,
-    bid_action,
-    decode_action,
-    friend_action,
-)
+from games.shengji.cards import SMALL_JOKER, format_cards, parse_cards
+from games.shengji.engine import PASS, ShengjiGame, ShengjiState, decode_action, friend_action
 from games.shengji.friends import parse_friend
 from games.shengji.trump import SUIT_LABELS, sort_cards, suit_index
 
 __all__ = ["narrate", "Table", "HELP"]
 
-HELP = __doc__.split("``join``", 1)[1].split("Every rejected", 1)[0]
-HELP = "``join``" + HELP
+HELP = (
+    ("``join``" + __doc__.split("``join``", 1)[1].split("Every rejected", 1)[0])
+    .replace("``", "")
+    .strip()
+)
 
 
 def _rng_draw(state: ShengjiState, r: Any) -> int:
@@ -272,10 +267,7 @@ class Table:
         if word == "list":
             for s in range(st.n):
                 who = "you" if s == self.human else type(self.bots[s]).__name__
-                print(
-                    f"{st.seat_name(s)}: {who}, rank {st.ranks[s] + 2 if st.ranks[s] < 9 else 'JQKA'[st.ranks[s] - 9] if st.ranks[s] < 13 else 'NT'}",
-                    file=self.out,
-                )
+                print(f"{st.seat_name(s)}: {who}, rank {_rank(st.ranks[s])}", file=self.out)
             return False
         if word == "score":
             print(
@@ -444,6 +436,3 @@ def narrate(args: Any, out: TextIO) -> int:
         bool(getattr(args, "quiet", False)),
     )
     return table.run()
-
-
-_ = (card, COMMIT, bid_action)
