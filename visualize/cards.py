@@ -29,6 +29,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from kripke.errors import UnknownAgentError
+from kripke.formulas import Atom
 from kripke.models import KripkeModel, PointedModel
 from kripke.parser import parse
 from visualize.errors import VisualizeError
@@ -55,9 +56,8 @@ def card_atoms(model: KripkeModel) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for key in model.atoms:
         f = parse(key)
-        args = getattr(f, "args", ())
-        if getattr(f, "name", "") == "has" and len(args) == 2:
-            out[key] = (args[0], args[1])
+        if isinstance(f, Atom) and f.name == "has" and len(f.args) == 2:
+            out[key] = (f.args[0], f.args[1])
     if not out:
         raise VisualizeError(
             "the model has no has(location, card) atoms; it is not a card-deal model"

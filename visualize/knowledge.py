@@ -106,7 +106,7 @@ def _probability_matrix(
             if isinstance(p, np.generic):
                 p = p.item()
                 exact[i][j] = p
-            if not isinstance(p, Real) or isinstance(p, bool) or not 0 <= p <= 1 or p != p:
+            if not isinstance(p, Real) or isinstance(p, bool) or not 0 <= float(p) <= 1:
                 raise VisualizeError(
                     f"probability of {rows[i]} at {cols[j]} is {p!r}, not a number in [0, 1]"
                 )

@@ -263,7 +263,7 @@ def _rounded_rect(a: float, b: float, r: float) -> Path:
         (-a + r, -b + r, np.pi),
         (a - r, -b + r, 1.5 * np.pi),
     ]
-    verts = []
+    verts: list[tuple[float, float]] = []
     for cx, cy, start in corners:
         verts.extend(zip(cx + r * np.cos(start + t), cy + r * np.sin(start + t), strict=True))
     verts.append(verts[0])
@@ -492,7 +492,7 @@ def _draw(
             s=shape.size,
             c=list(face),
             edgecolors=list(edge),
-            linewidths=width,
+            linewidths=width.tolist(),
             zorder=3,
             gid="worlds",
         )
@@ -1254,10 +1254,11 @@ def draw_product_update(
     shape0 = _NodeShape(texts0 + texts1, font_size)
     width = (xy0[:, 0].max() - xy0[:, 0].min() if len(xy0) else 0.0) + 1.6
     xy1 = np.zeros((m1.num_worlds, 2))
+    used: set[int] = set()
     for i in range(m1.num_worlds):
-        w, e = m1.label(i)
+        w, e = _pair(m1.label(i))
+        used.add(action.events.index(e))
         xy1[i] = xy0[m0.index(w)] + (action.events.index(e) * width, 0.0)
-    used = sorted({action.events.index(m1.label(i)[1]) for i in range(m1.num_worlds)})
     am = action.to_kripke()
     wa, ha = _panel_size(
         layout_array(am, "auto"), _NodeShape(_event_labels(action), font_size, True)
@@ -1308,7 +1309,7 @@ def draw_product_update(
         styles=styles,
     )
     top = xy0[:, 1].max() + 0.55 if len(xy0) else 0.5
-    for k in used:
+    for k in sorted(used):
         x = (xy0[:, 0].min() + xy0[:, 0].max()) / 2 + k * width
         axes[2].text(
             x,
@@ -1323,6 +1324,13 @@ def draw_product_update(
     lo, hi = axes[2].get_ylim()
     axes[2].set_ylim(lo, max(hi, top + 0.4))
     return axes
+
+
+def _pair(label: Hashable) -> tuple[Hashable, str]:
+    """A product-update world label ``(world, event)``."""
+    if not isinstance(label, tuple) or len(label) != 2:
+        raise VisualizeError(f"{label!r} is not a (world, event) label of a product update")
+    return label[0], str(label[1])
 
 
 # -------------------------------------------------------------- notebooks

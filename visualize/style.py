@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import matplotlib as mpl
 
@@ -65,7 +65,8 @@ KNOWN_COLOR = "#E69F00"
 #: Base font size (points) of labels; titles are one step larger.
 FONT_SIZE = 9.0
 
-_LINESTYLES = ("-", "--", ":", "-.")
+LineStyle = Literal["-", "--", ":", "-."]
+_LINESTYLES: tuple[LineStyle, ...] = ("-", "--", ":", "-.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ class AgentStyle:
     """How one agent's relation is drawn: a colour and a line style."""
 
     color: str
-    linestyle: str
+    linestyle: LineStyle
 
 
 def agent_styles(agents: Sequence[str]) -> dict[str, AgentStyle]:
@@ -114,5 +115,5 @@ def deterministic_style() -> Iterator[None]:
     The bundled DejaVu Sans font without hinting and a fixed resolution: use
     it for reference images and for pictures compared across machines.
     """
-    with mpl.rc_context(_DETERMINISTIC_RC):
+    with mpl.rc_context(_DETERMINISTIC_RC):  # type: ignore[arg-type]
         yield
