@@ -342,3 +342,59 @@ def test_player_actions_named():
     assert state.current_player() == CHANCE
     assert state.action_to_string(CHANCE, state.legal_actions()[0]).startswith("first")
     assert PASS == 0 and TERMINAL != CHANCE
+
+
+# ------------------------------------------------------- deal knowledge (games.deal)
+def test_seat_deal_knowledge_stays_consistent_with_the_true_deal():
+    pytest.importorskip("games.deal")
+    from games.shengji.deal_knowledge import SeatDeal
+
+    game = load_game("shengji", variant="zpy", players=5)
+    res = play_game(
+        game, [make_bot("shengji", "heuristic", seed=i) for i in range(5)], seed=8, keep_state=True
+    )
+    st_ = res.state
+    for seat in range(5):
+        sd = SeatDeal(game.rules, seat)
+        for o in st_.observations(seat):
+            if o.kind == "round_end":
+                break
+            sd.update(o)
+            if o.kind == "trick" and sd.knowledge.size(f"P{seat}") == 3:
+                # every sampled deal gives this seat exactly its true remaining hand
+                for hands in sd.sample_hands(3, seed=seat):
+                    assert sum(hands[seat].values()) == 3
+
+
+def test_seat_deal_learns_voids_and_blocked_throws():
+    pytest.importorskip("games.deal")
+    from games.base import Observation as Obs
+    from games.shengji.cards import card as C
+    from games.shengji.deal_knowledge import SeatDeal
+
+    game = load_game("shengji", variant="tractor")
+    sd = SeatDeal(game.rules, 0)
+    mine = parse_cards(
+        "KD QD QD 10D 10D 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 3H 4H 5H 6H 7H 8H 9H 10H"
+    )
+    for c in mine:
+        sd.update(Obs.make("draw", 0, card=c))
+    sd.update(Obs.make("dealt", None, kitty=8))
+    sd.update(Obs.make("trump", 2, rank="9", suit="clubs"))
+    sd.update(Obs.make("bury", 2, count=8))
+    k = sd.knowledge
+    sd.update(Obs.make("throw_failed", 0, attempted=tuple(sorted(parse_cards("KD QD QD 10D 10D"))), blocker=2,
+                       forced=tuple(parse_cards("10D 10D")), unit="pair"))  # fmt: skip
+    # West (1) sat before the blocker: no JD/KD/AD pair and no diamond above KD
+    assert k.probability("AD", "P1") == 0.0
+    assert k.count_distribution("JD", "P1")[2] == 0.0
+    # South (2) blocked: at least two diamonds stronger than 10
+    assert k.probability_at_least(parse_cards_names("JD KD AD"), "P2", 2) == pytest.approx(1.0)
+    sd.update(Obs.make("play", 0, cards=tuple(parse_cards("10D 10D")), lead=True))
+    sd.update(Obs.make("play", 1, cards=tuple(parse_cards("3C 4C")), lead=False))
+    assert k.probability("JD", "P1") == 0.0  # West showed out of diamonds
+    assert C("JD") not in mine
+
+
+def parse_cards_names(text):
+    return [str(c) for c in parse_cards(text)]

@@ -14,8 +14,10 @@ the first ``select`` of a turn and then feed its cards one action at a time.
     can, and keeps its trumps.
 ``sampling``
     for each candidate play, samples deals of the hidden cards consistent with
-    what it has seen, plays the round out with heuristic play on each, and
-    picks the candidate with the best average result for its side.
+    what it has seen (the exact sampler of :mod:`games.deal` through
+    :class:`~games.shengji.deal_knowledge.SeatDeal`), plays the round out with
+    heuristic play on each, and picks the candidate with the best average
+    result for its side.
 
 Examples
 --------
@@ -29,11 +31,14 @@ Examples
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
+from games.errors import GameError
 from games.shengji.cards import NUM_FACES, SMALL_JOKER, Card, card
 from games.shengji.engine import (
     COMMIT,
@@ -338,6 +343,29 @@ class SamplingBot(_ViewBot):
         super().__init__(seed)
         self.samples = samples
         self.candidates = candidates
+        self.deal: Any = None
+
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        self.deal = None
+        if importlib.util.find_spec("games.deal") is not None:
+            from games.shengji.deal_knowledge import SeatDeal
+
+            self.deal = SeatDeal(self.rules, seat)
+
+    def inform(self, observation: Observation) -> None:
+        super().inform(observation)
+        if self.deal is not None:
+            try:
+                self.deal.update(observation)
+            except GameError:
+                self.deal = None  # knowledge went out of step: sample from the seat view
+
+    def _deals(self) -> list[list[dict[int, int]]]:
+        if self.deal is not None and self.deal.knowledge is not None:
+            return self.deal.sample_hands(self.samples, seed=self.rng.randrange(2**32))
+        v = self.view
+        return [d for d in (v.sample_hands(self.rng) for _ in range(self.samples)) if d is not None]
 
     def choose_play(self) -> list[Card]:
         v = self.view
