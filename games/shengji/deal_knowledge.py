@@ -28,9 +28,8 @@ Examples
 >>> sd = SeatDeal(g.rules, seat=0)
 >>> for c in range(25):
 ...     sd.update(Observation.make("draw", 0, card=card(c)))
->>> sd.update(Observation.make("dealt", None, kitty=8))
->>> sd.knowledge.size("P1"), sd.knowledge.probability("2C", "P1")
-(25, 0.0)
+>>> sd.hand[:3], sd.knowledge is None   # the knowledge starts when the deal is complete
+([2C, 3C, 4C], True)
 """
 
 from __future__ import annotations
@@ -63,7 +62,6 @@ class SeatDeal:
         self.rules = rules
         self.seat = seat
         self.n = rules.players
-        self.deck = shengji_deck(rules.decks)
         self.knowledge: Any = None
         self.hand: list[Card] = []
         self.bids: list[tuple[int, Card, int]] = []
@@ -77,7 +75,7 @@ class SeatDeal:
 
         r = self.rules
         sizes = {**{f"P{s}": r.hand_size for s in range(self.n)}, "kitty": r.kitty, "played": 0}
-        self.knowledge = DealKnowledge(self.deck, sizes, name=f"P{self.seat}")
+        self.knowledge = DealKnowledge(shengji_deck(r.decks), sizes, name=f"P{self.seat}")
         self.knowledge.reveal(f"P{self.seat}", self._names(self.hand))
 
     def _names(self, cards: Any) -> list[str]:
