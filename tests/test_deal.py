@@ -1,0 +1,352 @@
+"""Exact deal knowledge against brute-force enumeration of every history.
+
+The reference below enumerates, independently of :mod:`games.deal`, every
+initial deal and every hidden choice (which cards went face down), keeps the
+histories in which an agent observed exactly what it observed in the true
+history, and reads off the consistent current deals.  The dynamic programme
+must agree on counts, exact marginals, count distributions and knowledge.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.deal import DealState
+from kripke.formulas import And, Atom, Not, Or
+
+
+# ------------------------------------------------------------ the reference
+def _subsets(pool, n):
+    return sorted(set(itertools.combinations(sorted(pool), n)))
+
+
+def _minus(pool, part):
+    out = list(pool)
+    for x in part:
+        out.remove(x)
+    return out
+
+
+def _initial_deals(cards, locs, sizes):
+    if len(locs) == 1:
+        yield {locs[0]: sorted(cards)}
+        return
+    for part in _subsets(cards, sizes[0]):
+        for rest in _initial_deals(_minus(cards, part), locs[1:], sizes[1:]):
+            yield {locs[0]: list(part), **rest}
+
+
+def _histories(start, events, agents, owns):
+    """Yield (current deal, observations per agent) for every history from ``start``."""
+    obs0 = tuple(tuple(tuple(sorted(start[x])) for x in owns[a]) for a in agents)
+    frontier = [(start, obs0)]
+    for ev in events:
+        nxt = []
+        for deal, obs in frontier:
+            kind = ev[0]
+            if kind == "move":
+                _, cards, src, dst, aud = ev
+                for ch in _subsets(deal[src], len(cards)):
+                    d = dict(deal)
+                    d[src] = _minus(deal[src], ch)
+                    d[dst] = sorted(deal[dst] + list(ch))
+                    o = tuple(
+                        obs[i] + ((src, dst, ch) if a in aud else (src, dst, len(ch)),)
+                        for i, a in enumerate(agents)
+                    )
+                    nxt.append((d, o))
+            elif kind == "all":
+                _, src, dst, aud = ev
+                d = dict(deal)
+                d[dst] = sorted(deal[dst] + deal[src])
+                d[src] = []
+                o = tuple(
+                    obs[i] + (("all", tuple(sorted(deal[src])) if a in aud else None),)
+                    for i, a in enumerate(agents)
+                )
+                nxt.append((d, o))
+            elif kind == "reveal":
+                _, loc, aud = ev
+                o = tuple(
+                    obs[i] + (("r", tuple(sorted(deal[loc])) if a in aud else None),)
+                    for i, a in enumerate(agents)
+                )
+                nxt.append((deal, o))
+            elif kind == "show":
+                _, cards, loc, aud = ev
+                for ch in _subsets(deal[loc], len(cards)):
+                    o = tuple(
+                        obs[i] + (("s", ch if a in aud else None),) for i, a in enumerate(agents)
+                    )
+                    nxt.append((deal, o))
+            else:
+                _, locs, kinds, k = ev
+                have = sum(1 for x in locs for c in deal[x] if c in kinds)
+                ok = {
+                    "void": have == 0,
+                    "at_least": have >= (k or 0),
+                    "at_most": have <= (k or 0),
+                }[kind]
+                if ok:
+                    nxt.append((deal, obs))
+        frontier = nxt
+    return frontier
+
+
+def _true_history(start, events, agents, owns):
+    """The observations of the true history (hidden choices as they really were)."""
+    obs = tuple(tuple(tuple(sorted(start[x])) for x in owns[a]) for a in agents)
+    deal = {k: list(v) for k, v in start.items()}
+    for ev in events:
+        kind = ev[0]
+        if kind == "move":
+            _, cards, src, dst, aud = ev
+            ch = tuple(sorted(cards))
+            obs = tuple(
+                obs[i] + ((src, dst, ch) if a in aud else (src, dst, len(ch)),)
+                for i, a in enumerate(agents)
+            )
+            deal[src] = _minus(deal[src], ch)
+            deal[dst] = sorted(deal[dst] + list(ch))
+        elif kind == "all":
+            _, src, dst, aud = ev
+            obs = tuple(
+                obs[i] + (("all", tuple(sorted(deal[src])) if a in aud else None),)
+                for i, a in enumerate(agents)
+            )
+            deal[dst] = sorted(deal[dst] + deal[src])
+            deal[src] = []
+        elif kind == "reveal":
+            _, loc, aud = ev
+            obs = tuple(
+                obs[i] + (("r", tuple(sorted(deal[loc])) if a in aud else None),)
+                for i, a in enumerate(agents)
+            )
+        elif kind == "show":
+            _, cards, loc, aud = ev
+            ch = tuple(sorted(cards))
+            obs = tuple(obs[i] + (("s", ch if a in aud else None),) for i, a in enumerate(agents))
+    return deal, obs
+
+
+def _reference(deck, start, events, agents, owns):
+    """Per agent: {current deal (frozen) -> labelled weight} of its consistent deals."""
+    cards = [k for k in range(len(deck)) for _ in range(deck.copies[k])]
+    locs = list(start)
+    sizes = [len(start[x]) for x in locs]
+    _, true_obs = _true_history(start, events, agents, owns)
+    out = {a: {} for a in agents}
+    for init in _initial_deals(cards, locs, sizes):
+        for deal, obs in _histories(init, events, agents, owns):
+            key = tuple((x, tuple(sorted(deal[x]))) for x in locs)
+            for i, a in enumerate(agents):
+                if obs[i] == true_obs[i]:
+                    w = 1
+                    for k in range(len(deck)):
+                        w *= math.factorial(deck.copies[k])
+                        for x in locs:
+                            w //= math.factorial(deal[x].count(k))
+                    out[a][key] = w
+    return out
+
+
+# ------------------------------------------------------------ scenarios
+def _scenario(seed):
+    """A random small deck, deal and event history (events are true facts)."""
+    rng = random.Random(seed)
+    nk = rng.randint(3, 6)
+    copies = [rng.choice([1, 1, 1, 2]) for _ in range(nk)]
+    while sum(copies) > 8:
+        copies[copies.index(max(copies))] -= 1
+    names = [chr(ord("A") + i) for i in range(nk)]
+    deck = Deck(names, copies)
+    agents = ["x", "y", "z"][: rng.randint(2, 3)]
+    locs = agents + ["pile"] + (["kit"] if rng.random() < 0.3 else [])
+    cards = [k for k in range(nk) for _ in range(copies[k])]
+    rng.shuffle(cards)
+    start = {x: [] for x in locs}
+    for c in cards:
+        start[rng.choice(locs)].append(c)
+    start = {x: sorted(v) for x, v in start.items()}
+    owns = {a: [a] for a in agents}
+    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
+    events = []
+    for _ in range(rng.randint(0, 5)):
+        deal = {x: [deck.index(c) for c in cs] for x, cs in state.deal.items()}
+        kind = rng.choice(["move", "move", "all", "reveal", "show", "void", "at_least", "at_most"])
+        nonempty = [x for x in locs if deal[x]]
+        aud = frozenset(a for a in agents if rng.random() < 0.5)
+        if kind == "move" and nonempty:
+            src = rng.choice(nonempty)
+            dst = rng.choice([x for x in locs if x != src])
+            ch = rng.sample(deal[src], rng.randint(1, min(2, len(deal[src]))))
+            state.move([names[k] for k in ch], src, dst, seen_by=sorted(aud))
+            events.append(("move", tuple(sorted(ch)), src, dst, aud))
+        elif kind == "all" and nonempty:
+            src = rng.choice(nonempty)
+            dst = rng.choice([x for x in locs if x != src])
+            state.move_all(src, dst, seen_by=sorted(aud))
+            events.append(("all", src, dst, aud))
+        elif kind == "reveal":
+            loc = rng.choice(locs)
+            state.reveal(loc, to=sorted(aud))
+            events.append(("reveal", loc, aud))
+        elif kind == "show" and nonempty:
+            loc = rng.choice(nonempty)
+            ch = rng.sample(deal[loc], 1)
+            state.show(loc, [names[k] for k in ch], to=sorted(aud))
+            events.append(("show", tuple(ch), loc, aud))
+        elif kind == "void":
+            loc = rng.choice(locs)
+            absent = [k for k in range(nk) if k not in deal[loc]]
+            if absent:
+                ks = tuple(sorted(rng.sample(absent, rng.randint(1, len(absent)))))
+                state.void(loc, [names[k] for k in ks])
+                events.append(("void", (loc,), ks, None))
+        elif kind in ("at_least", "at_most"):
+            ls = tuple(sorted(rng.sample(locs, rng.randint(1, 2))))
+            ks = tuple(sorted(rng.sample(range(nk), rng.randint(1, nk))))
+            have = sum(1 for x in ls for c in deal[x] if c in ks)
+            k = rng.randint(0, have) if kind == "at_least" else rng.randint(have, have + 1)
+            getattr(state, kind)(ls, [names[c] for c in ks], k)
+            events.append((kind, ls, ks, k))
+    return deck, start, events, agents, owns, state
+
+
+def _check(seed):
+    deck, start, events, agents, owns, state = _scenario(seed)
+    ref = _reference(deck, start, events, agents, owns)
+    locs = list(start)
+    for a in agents:
+        kn = state.knowledge(a)
+        worlds = ref[a]
+        assert kn.count() == len(worlds), (seed, a)
+        z = sum(worlds.values())
+        exp = np.zeros((len(deck), len(locs)), dtype=object)
+        exp[:] = Fraction(0)
+        for key, w in worlds.items():
+            for j, (_, cs) in enumerate(key):
+                for c in cs:
+                    exp[c, j] += Fraction(w, z)
+        got = kn.marginals(exact=True)
+        cols = [kn.locations.index(x) for x in locs]
+        assert (got[:, cols] == exp).all(), (seed, a)
+        fl = kn.marginals()
+        assert np.allclose(fl[:, cols], exp.astype(float)), (seed, a)
+        # a count distribution of a random card set in random locations
+        rng = random.Random(seed + 1)
+        ks = sorted(rng.sample(range(len(deck)), rng.randint(1, len(deck))))
+        ls = sorted(rng.sample(locs, rng.randint(1, 2)))
+        dist = kn.count_distribution([deck.name(k) for k in ks], ls, exact=True)
+        ref_dist = Counter()
+        for key, w in worlds.items():
+            d = dict(key)
+            ref_dist[sum(1 for x in ls for c in d[x] if c in ks)] += Fraction(w, z)
+        assert [dist[v] for v in range(len(dist))] == [ref_dist[v] for v in range(len(dist))]
+        # knowledge of random formulas over card atoms
+        atoms = [
+            Atom("has", (rng.choice(locs), deck.name(rng.randrange(len(deck))))) for _ in range(3)
+        ]
+        for f in (atoms[0], Or((atoms[0], atoms[1])), And((Not(atoms[1]), atoms[2]))):
+            truth = [_holds(f, dict(key), deck) for key in worlds]
+            assert kn.knows(f) == all(truth), (seed, a, str(f))
+            assert kn.possible(f) == any(truth), (seed, a, str(f))
+            p = kn.probability_of(f, exact=True)
+            assert p == sum(
+                Fraction(w, z) for key, w in worlds.items() if _holds(f, dict(key), deck)
+            )
+
+
+def _holds(f, deal, deck):
+    if isinstance(f, Atom):
+        loc, card = f.args
+        return deck.index(card) in deal[loc]
+    if isinstance(f, Not):
+        return not _holds(f.arg, deal, deck)
+    if isinstance(f, And):
+        return all(_holds(g, deal, deck) for g in f.args)
+    if isinstance(f, Or):
+        return any(_holds(g, deal, deck) for g in f.args)
+    raise TypeError(f)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_dp_equals_enumeration_on_fixed_seeds(seed):
+    _check(seed)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_dp_equals_enumeration(seed):
+    _check(seed)
+
+
+def _bs_scenario(seed):
+    """BS-shaped histories: face-down plays, calls, pickups (the hard merges)."""
+    rng = random.Random(seed)
+    nk = rng.randint(4, 6)
+    copies = [rng.choice([1, 1, 2]) for _ in range(nk)]
+    while sum(copies) > 8:
+        copies[copies.index(max(copies))] -= 1
+    names = [chr(ord("A") + i) for i in range(nk)]
+    deck = Deck(names, copies)
+    agents = ["x", "y", "z"]
+    cards = [k for k in range(nk) for _ in range(copies[k])]
+    rng.shuffle(cards)
+    start = {"x": [], "y": [], "z": [], "pile": [], "play": []}
+    for i, c in enumerate(cards):
+        start[agents[i % 3]].append(c)
+    start = {x: sorted(v) for x, v in start.items()}
+    owns = {a: [a] for a in agents}
+    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
+    events = []
+    turn = 0
+    for _ in range(rng.randint(2, 7)):
+        deal = {x: [deck.index(c) for c in cs] for x, cs in state.deal.items()}
+        p = agents[turn % 3]
+        turn += 1
+        if not deal[p]:
+            continue
+        ch = rng.sample(deal[p], rng.randint(1, min(2, len(deal[p]))))
+        state.move([names[k] for k in ch], p, "play", seen_by=[p])
+        events.append(("move", tuple(sorted(ch)), p, "play", frozenset([p])))
+        r = rng.random()
+        if r < 0.3:
+            state.reveal("play", to=agents)
+            events.append(("reveal", "play", frozenset(agents)))
+        state.move_all("play", "pile", seen_by=[])
+        events.append(("all", "play", "pile", frozenset()))
+        if r < 0.45:
+            taker = rng.choice(agents)
+            state.move_all("pile", taker, seen_by=[taker])
+            events.append(("all", "pile", taker, frozenset([taker])))
+    return deck, start, events, agents, owns, state
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_dp_equals_enumeration_on_bs_histories(seed):
+    deck, start, events, agents, owns, state = _bs_scenario(seed)
+    ref = _reference(deck, start, events, agents, owns)
+    locs = list(start)
+    for a in agents:
+        kn = state.knowledge(a)
+        worlds = ref[a]
+        assert kn.count() == len(worlds), (seed, a)
+        z = sum(worlds.values())
+        got = kn.marginals(exact=True)
+        for x in locs:
+            col = kn.locations.index(x)
+            for k in range(len(deck)):
+                want = sum(Fraction(w * dict(key)[x].count(k), z) for key, w in worlds.items())
+                assert got[k, col] == want, (seed, a, x, deck.name(k))
