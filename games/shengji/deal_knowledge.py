@@ -43,7 +43,7 @@ from games.shengji.cards import NUM_FACES, Card, card
 from games.shengji.formats import Format, lead_format
 from games.shengji.trump import SUIT_LABELS, Trump, rank_index, table
 
-__all__ = ["SeatDeal", "shengji_deck"]
+__all__ = ["SeatDeal", "shengji_deck", "seat_deal"]
 
 
 def shengji_deck(decks: int) -> Any:
@@ -204,3 +204,14 @@ class SeatDeal:
         for d in arr:
             out.append([{f: int(d[f, j]) for f in range(NUM_FACES) if d[f, j]} for j in cols])
         return out
+
+
+def seat_deal(state: Any, seat: int) -> SeatDeal:
+    """The deal knowledge of ``seat`` in a game state, rebuilt from its observations.
+
+    Covers the current round (earlier rounds are forgotten at each round's end).
+    """
+    sd = SeatDeal(state.rules, seat)
+    for o in state.observations(seat):
+        sd.update(o)
+    return sd
