@@ -104,6 +104,8 @@ def test_hidden_cards_never_reach_other_seats():
                 assert (o.get("card") is not None) == (o.actor == seat)
             if o.kind in ("kitty", "bury"):
                 assert (o.get("cards") is not None) == (o.actor == seat)
+            if o.kind == "select":  # a play being built is seen by its player only
+                assert o.actor == seat and not o.public
 
 
 class SpyBot(Bot):

@@ -588,6 +588,8 @@ class ShengjiState(State):
             else:
                 f = action - _SELECT
                 self.selection[f] = self.selection.get(f, 0) + 1
+                seat = self._current_player()
+                self._observe("select", seat, audience=(seat,), card=card(f))
         else:
             raise IllegalActionError("the game is over")
 
