@@ -12,13 +12,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
+import games.cards as cards_mod  # noqa: E402
+import games.deal as deal  # noqa: E402
 from kripke import announce, muddy_children  # noqa: E402
 from kripke.errors import UnknownAgentError  # noqa: E402
 from tests.strategies import models  # noqa: E402
 from visualize import VisualizeError, draw_model, model_layout, who_knows  # noqa: E402
 from visualize.cards import (  # noqa: E402
     belief_from_model,
+    belief_of,
     count_history,
     deal_model_example,
     deal_world_labels,
@@ -152,3 +156,98 @@ def test_auto_uses_chains_when_pairs_would_clutter():
     ax = draw_deal_model(pm, seat="N")
     # 24 deals, each seat's classes hold 6: chains draw 5 edges per class, not 15
     assert [len(by_gid(ax, f"relation:{s}")) for s in "NESW"] == [20, 20, 20, 20]
+
+
+# ------------------------------------------------- card-deal knowledge module
+
+
+@st.composite
+def small_deals(draw):
+    """A true deal of 3..6 single cards among 2..3 seats and a pile, after a few
+    public events and private reveals (no face-down moves: worlds are deals)."""
+    names = ["A", "B", "C", "D", "E", "F"][: draw(st.integers(3, 6))]
+    seats = ["x", "y", "z"][: draw(st.integers(2, 3))]
+    where = {c: draw(st.sampled_from([*seats, "pile"])) for c in names}
+    content = {loc: " ".join(c for c in names if where[c] == loc) for loc in [*seats, "pile"]}
+    state = deal.DealState(cards_mod.Deck(names), content, agents=seats)
+    for _ in range(draw(st.integers(0, 3))):
+        kind = draw(st.sampled_from(["void", "at_least", "reveal", "move"]))
+        loc = draw(st.sampled_from([*seats, "pile"]))
+        held = [c for c in names if where[c] == loc]
+        if kind == "void":
+            absent = [c for c in names if where[c] != loc]
+            if absent:
+                state.void(loc, [draw(st.sampled_from(absent))])
+        elif kind == "at_least" and held:
+            state.at_least(loc, held, draw(st.integers(1, len(held))))
+        elif kind == "reveal":
+            state.reveal(loc, to=[draw(st.sampled_from(seats))])
+        elif kind == "move" and held:
+            c = draw(st.sampled_from(held))
+            dst = draw(st.sampled_from([x for x in [*seats, "pile"] if x != loc]))
+            state.move(c, loc, dst)
+            where[c] = dst
+    return state
+
+
+def _as_dict(b):
+    return {
+        (c, loc): p
+        for c, row in zip(b.cards, b.probabilities, strict=True)
+        for loc, p in zip(b.locations, row, strict=True)
+    }
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_deals())
+def test_deal_beliefs_agree_with_the_explicit_model(state):
+    """The exact marginals of the deal module (dynamic programming) equal the
+    fractions of accessible worlds in the deal's explicit Kripke model."""
+    pm = state.kripke_model()
+    for seat in state.agents:
+        b = belief_of(state.knowledge(seat))
+        assert b.deals == len(pm.model.accessible(seat, pm.actual))
+        assert _as_dict(b) == _as_dict(belief_from_model(pm, seat))
+    fs = [f"has({loc}, {c})" for c in ("A", "B") for loc in state.agents]
+    fs.append(f"has({state.agents[0]}, A) | has(pile, B)")
+    assert who_knows(state, fs) == who_knows(pm, fs)
+
+
+def test_belief_of_a_full_deck_is_grouped_by_suit():
+    d = cards_mod.Deck.standard()
+    k = deal.DealKnowledge(d, {"me": 13, "p1": 13, "p2": 13, "p3": 13}, name="me")
+    k.reveal("me", d.suit("S"))
+    k.void("p1", d.suit("H"))
+    b = belief_of(k)
+    ax = b.draw()
+    assert [t.get_text() for t in by_gid(ax, "group")] == ["C", "D", "H", "S"]
+    assert len(by_gid(ax, "known")) == 13
+    # p1 is void in hearts: each heart is p2's or p3's with probability 1/2
+    i = b.cards.index("AH")
+    assert b.probabilities[i] == (0, 0, F(1, 2), F(1, 2))
+    assert ax.get_title().startswith("me's belief (")
+
+
+def test_belief_of_a_deck_with_copies_shows_expected_copies():
+    """BS king-of-the-hill deck: 4 copies of each rank.  Holding three 7s, the last
+    one is with p1, p2 or p3 equally likely: 1/3 expected copy each."""
+    d = cards_mod.Deck.ranks(13, copies=4)
+    k = deal.DealKnowledge(d, {"me": 13, "p1": 13, "p2": 13, "p3": 13}, name="me")
+    k.reveal("me", ["7"] * 3 + [str(r) for r in range(11) if r != 7])
+    b = belief_of(k)
+    i = b.cards.index("7")
+    assert b.probabilities[i] == (3, F(1, 3), F(1, 3), F(1, 3))
+    assert b.known[i] == (True, False, False, False)
+    ax = b.draw()
+    texts = [t.get_text() for t in by_gid(ax, "cell")]
+    assert "3" in texts and "1/3" in texts and "4/3" in texts
+    # me: one copy of each of 0..10 except 7 (known), three 7s (known)
+    assert len(by_gid(ax, "known")) == 11
+
+
+def test_draw_deal_model_of_a_deal_state():
+    state = deal.DealState(cards_mod.Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C"})
+    pm = state.kripke_model()
+    ax = draw_deal_model(pm, seat="x")
+    texts = sorted(t.get_text() for t in by_gid(ax, "label"))
+    assert texts == ["A|B|C", "A|C|B", "B|A|C", "B|C|A", "C|A|B", "C|B|A"]

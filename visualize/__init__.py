@@ -27,6 +27,7 @@ from __future__ import annotations
 from visualize.cards import (
     Belief,
     belief_from_model,
+    belief_of,
     count_history,
     deal_world_labels,
     draw_deal_model,
@@ -58,6 +59,7 @@ from visualize.tables import seat_view_html, show_seat
 __all__ = [
     "Belief",
     "belief_from_model",
+    "belief_of",
     "count_history",
     "deal_world_labels",
     "draw_deal_model",

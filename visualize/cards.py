@@ -39,6 +39,7 @@ __all__ = [
     "deal_world_labels",
     "draw_deal_model",
     "Belief",
+    "belief_of",
     "belief_from_model",
     "count_history",
     "deal_model_example",
@@ -166,20 +167,85 @@ def draw_deal_model(
 
 @dataclass(frozen=True)
 class Belief:
-    """One seat's exact belief: ``probabilities[i][j]`` that ``cards[i]`` is at ``locations[j]``."""
+    """One seat's exact belief about where the cards are.
+
+    ``probabilities[i][j]`` is the probability that ``cards[i]`` lies at
+    ``locations[j]``; for a deck with copies, the expected number of copies
+    there (between 0 and ``copies[i]``).  ``deals`` is the number of deals
+    the seat considers possible.
+    """
 
     seat: str
     cards: tuple[str, ...]
     locations: tuple[str, ...]
     probabilities: tuple[tuple[Fraction, ...], ...]
     deals: int
+    copies: tuple[int, ...] = ()
+    groups: tuple[str, ...] | None = None
+    known: tuple[tuple[bool, ...], ...] | None = None
 
     def draw(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
-        """:func:`~visualize.knowledge.draw_belief` of this belief."""
+        """:func:`~visualize.knowledge.draw_belief` of this belief (cards grouped by suit
+        for decks of more than 16 cards)."""
         from visualize.knowledge import draw_belief
 
         kwargs.setdefault("title", f"{self.seat}'s belief ({self.deals:,} deals possible)")
+        if self.groups is not None and len(self.cards) > 16:
+            kwargs.setdefault("groups", self.groups)
+        if self.copies and max(self.copies) > 1:
+            kwargs.setdefault("copies", self.copies)
+        if self.known is not None:
+            kwargs.setdefault("known", self.known)
         return draw_belief(self.probabilities, self.cards, self.locations, ax, **kwargs)
+
+
+def belief_of(knowledge: Any, seat: str | None = None) -> Belief:
+    """The belief held in a :class:`games.deal.DealKnowledge`: exact marginals
+    over the deck's cards and the knowledge's locations.
+
+    A cell is *known* when the seat is certain how many copies of the card
+    the location holds, and that number is not zero (with one copy per card:
+    the seat knows the card is there).
+
+    Parameters
+    ----------
+    knowledge : games.deal.DealKnowledge
+    seat : str, optional
+        Name shown in titles (default: the knowledge's agent name).
+    """
+    deck = knowledge.deck
+    marg = knowledge.marginals(exact=True)
+    cards = tuple(deck.name(k) for k in range(len(deck)))
+    suits = tuple(deck.suit_of(k) or "" for k in range(len(deck)))
+    known = None
+    if max(deck.copies) > 1:
+        known = tuple(
+            tuple(
+                bool(
+                    marg[k][j] > 0
+                    and Fraction(marg[k][j]).denominator == 1
+                    and _certain(knowledge, k, loc)
+                )
+                for j, loc in enumerate(knowledge.locations)
+            )
+            for k in range(len(deck))
+        )
+    return Belief(
+        str(seat if seat is not None else knowledge.name or "agent"),
+        cards,
+        tuple(knowledge.locations),
+        tuple(tuple(Fraction(x) for x in row) for row in marg),
+        int(knowledge.count()),
+        tuple(int(c) for c in deck.copies),
+        suits if any(suits) else None,
+        known,
+    )
+
+
+def _certain(knowledge: Any, kind: int, location: str) -> bool:
+    """Whether the number of copies of a card at a location is the same in every deal."""
+    dist = knowledge.count_distribution([kind], location)
+    return max(dist) > 1 - 1e-12
 
 
 def belief_from_model(
@@ -207,7 +273,7 @@ def belief_from_model(
             hits = int(val[model.atoms.index(key), idx].sum()) if key is not None else 0
             row.append(Fraction(hits, len(idx)))
         probs.append(tuple(row))
-    return Belief(str(seat), tuple(cards), tuple(locs), tuple(probs), len(idx))
+    return Belief(str(seat), tuple(cards), tuple(locs), tuple(probs), len(idx), (1,) * len(cards))
 
 
 def count_history(

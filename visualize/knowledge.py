@@ -85,10 +85,22 @@ def format_probability(p: Probability, *, max_denominator: int = 64) -> str:
     return f"{x:.2f}".lstrip("0")
 
 
+def _format_copies(x: Probability) -> str:
+    """Expected copies: ``"2"``, ``""`` for none, ``"3/2"``, or one decimal (``"1.3"``)."""
+    if x == 0:
+        return ""
+    if x == int(x):
+        return str(int(x))
+    if isinstance(x, Fraction) and x.denominator <= 8:
+        return f"{x.numerator}/{x.denominator}"
+    return f"{float(x):.1f}"
+
+
 def _probability_matrix(
-    probabilities: Any, rows: Sequence[Any], cols: Sequence[Any]
+    probabilities: Any, rows: Sequence[Any], cols: Sequence[Any], top: Sequence[int] | None = None
 ) -> tuple[np.ndarray, list[list[Probability]]]:
-    """Validate a rows × cols matrix of probabilities; floats for colour, exact values for text."""
+    """Validate a rows × cols matrix of probabilities (or expected copies up to
+    ``top[i]``); floats for colour, exact values for text."""
     try:
         exact = [list(r) for r in probabilities]
     except TypeError:
@@ -106,9 +118,11 @@ def _probability_matrix(
             if isinstance(p, np.generic):
                 p = p.item()
                 exact[i][j] = p
-            if not isinstance(p, Real) or isinstance(p, bool) or not 0 <= float(p) <= 1:
+            hi = 1 if top is None else top[i]
+            if not isinstance(p, Real) or isinstance(p, bool) or not 0 <= float(p) <= hi:
+                what = "probability" if top is None else "expected copies"
                 raise VisualizeError(
-                    f"probability of {rows[i]} at {cols[j]} is {p!r}, not a number in [0, 1]"
+                    f"{what} of {rows[i]} at {cols[j]} is {p!r}, not a number in [0, {hi}]"
                 )
             out[i, j] = float(p)
     return out, exact
@@ -125,6 +139,7 @@ def draw_belief(
     title: str | None = None,
     annotate: bool | None = None,
     colorbar: bool = True,
+    copies: Sequence[int] | None = None,
     font_size: float = FONT_SIZE,
 ) -> Axes:
     """Heatmap of one seat's belief: for each card, the probability of each location.
@@ -147,6 +162,11 @@ def draw_belief(
         Write the probability in each cell (default: when there are at most
         400 cells).
     colorbar : bool
+    copies : sequence of int, optional
+        For decks with copies: the number of copies of each card.  The
+        matrix then holds expected copies (0 to ``copies[i]``), written in the
+        cells; the colour is the share of the copies, and a cell is known when
+        it holds every copy.
 
     Returns
     -------
@@ -160,10 +180,13 @@ def draw_belief(
     """
     cards = [str(c) for c in cards]
     locations = [str(loc) for loc in locations]
-    values, exact = _probability_matrix(probabilities, cards, locations)
+    if copies is not None and len(copies) != len(cards):
+        raise VisualizeError(f"{len(copies)} copy counts for {len(cards)} cards")
+    values, exact = _probability_matrix(probabilities, cards, locations, copies)
     n, k = values.shape
+    full = np.ones(n) if copies is None else np.asarray(copies, dtype=float)
     if known is None:
-        known_mask = values == 1.0
+        known_mask = values == full[:, None]
     else:
         known_mask = np.asarray(known, dtype=bool)
         if known_mask.shape != (n, k):
@@ -190,7 +213,7 @@ def draw_belief(
     gap = 1.6 if groups is not None else 0.0
     for b, (name, idx) in enumerate(blocks):
         x0 = b * (k + gap)
-        sub = values[idx]
+        sub = values[idx] / full[idx, None]
         mesh = ax.pcolormesh(
             np.arange(k + 1) + x0,
             np.arange(len(idx) + 1),
@@ -228,7 +251,11 @@ def draw_belief(
                         )
                     )
                 if annotate:
-                    text = format_probability(exact[i][j])
+                    text = (
+                        format_probability(exact[i][j])
+                        if copies is None
+                        else _format_copies(exact[i][j])
+                    )
                     if text:
                         ax.text(
                             x0 + j + 0.5,
@@ -237,7 +264,7 @@ def draw_belief(
                             ha="center",
                             va="center",
                             fontsize=font_size - 1.5,
-                            color="white" if values[i, j] > 0.55 else "black",
+                            color="white" if values[i, j] / full[i] > 0.55 else "black",
                             fontweight="bold" if known_mask[i, j] else "normal",
                             zorder=4,
                             gid="cell",
@@ -278,12 +305,13 @@ def draw_belief(
         side.set_visible(False)
     if colorbar and mesh is not None:
         cb = ax.figure.colorbar(mesh, ax=ax, fraction=0.04, pad=0.02)
-        cb.set_label("probability", fontsize=font_size - 1)
+        cb.set_label(
+            "probability" if copies is None else "share of the copies", fontsize=font_size - 1
+        )
         cb.ax.tick_params(labelsize=font_size - 2)
     if title:
-        ax.set_title(
-            title, fontsize=font_size + 1, pad=40 if max(map(len, locations), default=0) > 4 else 22
-        )
+        pad = 40.0 if max(map(len, locations), default=0) > 4 else 22.0
+        ax.set_title(title, fontsize=font_size + 1, pad=pad + (14.0 if groups is not None else 0.0))
     return ax
 
 
@@ -480,15 +508,25 @@ def _cell_color(v: Probability | None) -> str:
 
 
 def who_knows(
-    target: PointedModel,
+    target: Any,
     formulas: Sequence[Formula | str],
     agents: Sequence[Any] | None = None,
 ) -> KnowledgeTable:
-    """What each agent knows of each formula at the actual world of a pointed model.
+    """What each agent knows of each formula: a :class:`KnowledgeTable`.
 
-    An agent's probability of a formula is the fraction of the worlds it
-    considers possible where the formula holds (every possible world equally
-    likely): 1 means it knows the formula, 0 that it knows the negation.
+    Parameters
+    ----------
+    target : PointedModel, games.deal.DealState, or mapping of agent to DealKnowledge
+        On a pointed model, an agent's probability of a formula is the
+        fraction of the worlds it considers possible where the formula holds
+        (every possible world equally likely).  On a card deal, it is the
+        exact probability of the deal-knowledge module (propositional
+        formulas over ``has(location, card)``); a :class:`~games.deal.DealState`
+        also gives the formulas' truth in the true deal.  Either way 1 means
+        the agent knows the formula, 0 that it knows the negation.
+    formulas : sequence of Formula or str
+    agents : sequence, optional
+        The rows (default: every agent).
 
     Examples
     --------
@@ -503,9 +541,14 @@ def who_knows(
     """
     from kripke.explicit import truth_array
 
+    if isinstance(target, Mapping) or (
+        hasattr(target, "knowledge") and hasattr(target, "holds") and hasattr(target, "agents")
+    ):
+        return _who_knows_deal(target, formulas, agents)
     if not isinstance(target, PointedModel):
         raise VisualizeError(
             f"who_knows needs a PointedModel (knowledge is relative to the actual world), "
+            f"a card DealState or a mapping of agents to DealKnowledge; "
             f"got {type(target).__name__}"
         )
     model = target.model
@@ -524,6 +567,25 @@ def who_knows(
     return KnowledgeTable(
         tuple(names), tuple(str(f) for f in fs), tuple(values), tuple(bool(t[i]) for t in truths)
     )
+
+
+def _who_knows_deal(
+    target: Any, formulas: Sequence[Formula | str], agents: Sequence[Any] | None
+) -> KnowledgeTable:
+    fs = [as_formula(f) for f in formulas]
+    if isinstance(target, Mapping):
+        knowledge = {str(a): k for a, k in target.items()}
+        truth: tuple[bool | None, ...] = ()
+    else:
+        knowledge = {str(a): target.knowledge(a) for a in target.agents}
+        truth = tuple(bool(target.holds(f)) for f in fs)
+    names = list(knowledge) if agents is None else [str(a) for a in agents]
+    values = []
+    for a in names:
+        if a not in knowledge:
+            raise VisualizeError(f"no knowledge for agent {a!r}; agents: {', '.join(knowledge)}")
+        values.append(tuple(knowledge[a].probability_of(f, exact=True) for f in fs))
+    return KnowledgeTable(tuple(names), tuple(str(f) for f in fs), tuple(values), truth)
 
 
 def draw_who_knows(
