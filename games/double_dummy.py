@@ -1,0 +1,779 @@
+"""Double-dummy solving of trick-taking positions with all hands open.
+
+A position is every hand as a 32-bit card mask (bit ``suit * 8 + rank``, ranks
+7 … A as 0 … 7, the card ids of :mod:`games.boerenbridge`), the trump suit
+(or ``None``), the seat that leads the current trick and the cards already
+played to it.  Seats are split in two: the *side* (one seat, or any set of
+seats) and everybody else, who play against it.  Two questions are answered
+exactly:
+
+* how many of the remaining tricks the side can force (:func:`max_tricks`),
+  and how few (:func:`min_tricks`) when it tries to lose them;
+* whether the side can force its number of tricks into an interval
+  ``[low, high]`` whatever the others do (:meth:`DoubleDummySolver.can_force`)
+  -- ``low == high`` is "the side can make its guess exactly".
+
+With every seat on the side the same search answers whether some legal
+play of the remaining cards gives the side a number of tricks
+(:meth:`DoubleDummySolver.can_reach`).
+
+The search is a boolean AND-OR search (as in bridge double-dummy solvers):
+the side's cards are OR nodes, the others' AND nodes.  It uses
+
+* suit bitmasks, with cards that are adjacent once the played cards are
+  removed treated as one move (rank equivalence);
+* a transposition table at trick boundaries keyed on the remaining cards
+  *compressed* to their relative ranks, so positions that differ only in
+  which low cards were played share an entry -- and entries stay valid
+  across different deals, which Monte Carlo sampling exploits;
+* per entry, bounds on the largest lower bound and the smallest upper bound
+  the side can force, so interval queries prune on earlier answers;
+* move ordering (cheapest winning card, low discards, cashing top cards) and
+  the last trick evaluated directly.
+
+Examples
+--------
+>>> from games.boerenbridge import parse_cards
+>>> from games.double_dummy import Position, max_tricks, min_tricks, mask_of
+>>> hands = [mask_of(parse_cards(h)) for h in ("AS 7S", "KS 8H", "QH 9H", "JH 10H")]
+>>> pos = Position(hands, trump=None, leader=0)  # North leads, no trump
+>>> max_tricks(pos, 0), min_tricks(pos, 0)  # AS drops the KS, or 7S ducks under it
+(2, 0)
+>>> max_tricks(pos, 2)  # South's hearts win only if North lets them
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.errors import InvalidParameterError
+
+__all__ = [
+    "Position",
+    "DoubleDummySolver",
+    "mask_of",
+    "max_tricks",
+    "min_tricks",
+    "can_force",
+    "trick_counts",
+]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The 32-bit mask of card ids."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+# --------------------------------------------------------------- tables
+def _build_tables() -> tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """``PEXT[R << 8 | h]`` compresses ``h`` to the rank order of ``R``;
+    ``LOW[R << 8 | h]`` / ``HIGH[...]`` list the lowest / highest rank of each
+    run of ``h`` that is adjacent within ``R`` (one move per equivalence class),
+    ascending."""
+    pext = [0] * 65536
+    low: list[tuple[int, ...]] = [()] * 65536
+    high: list[tuple[int, ...]] = [()] * 65536
+    for r in range(256):
+        bits = [b for b in range(8) if r >> b & 1]
+        sub = r
+        while True:
+            h = sub
+            comp = 0
+            lows: list[int] = []
+            highs: list[int] = []
+            prev_in = False
+            for i, b in enumerate(bits):
+                inside = bool(h >> b & 1)
+                if inside:
+                    comp |= 1 << i
+                    if prev_in:
+                        highs[-1] = b
+                    else:
+                        lows.append(b)
+                        highs.append(b)
+                prev_in = inside
+            idx = r << 8 | h
+            pext[idx] = comp
+            low[idx] = tuple(lows)
+            high[idx] = tuple(highs)
+            if sub == 0:
+                break
+            sub = (sub - 1) & r
+    return pext, low, high
+
+
+_PEXT, _LOW, _HIGH = _build_tables()
+#: ``_TOPJ[R << 4 | j]``: the top ``j`` bits of the 8-bit mask ``R``.
+_TOPJ = [0] * (256 << 4)
+for _r in range(256):
+    for _j in range(9):
+        _m = 0
+        _x = _r
+        for _ in range(_j):
+            if not _x:
+                break
+            _t = 1 << (_x.bit_length() - 1)
+            _m |= _t
+            _x ^= _t
+        _TOPJ[_r << 4 | _j] = _m
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A trick-taking position with every hand open.
+
+    Parameters
+    ----------
+    hands : sequence of int
+        Each seat's remaining cards as a 32-bit mask (bit = card id).
+    trump : int or None
+        Trump suit (0 ♣, 1 ♦, 2 ♥, 3 ♠) or ``None``.
+    leader : int
+        Seat that leads (led) the current trick.
+    trick : tuple of int
+        Cards already played to the current trick, the lead first (they are
+        no longer in the hands).
+    """
+
+    hands: tuple[int, ...]
+    trump: int | None
+    leader: int
+    trick: tuple[int, ...] = ()
+
+    def __init__(
+        self,
+        hands: Sequence[int],
+        trump: int | None,
+        leader: int,
+        trick: Sequence[int] = (),
+    ) -> None:
+        object.__setattr__(self, "hands", tuple(int(h) for h in hands))
+        object.__setattr__(self, "trump", trump)
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "trick", tuple(trick))
+        self._validate()
+
+    def _validate(self) -> None:
+        n = len(self.hands)
+        if not 2 <= n <= 8:
+            raise InvalidParameterError(f"a position has 2..8 hands, got {n}")
+        if self.trump is not None and self.trump not in (0, 1, 2, 3):
+            raise InvalidParameterError(f"trump {self.trump!r} is not a suit 0..3 or None")
+        if not 0 <= self.leader < n:
+            raise InvalidParameterError(f"leader {self.leader} is not a seat 0..{n - 1}")
+        if len(self.trick) >= n:
+            raise InvalidParameterError(f"a trick in progress has at most {n - 1} cards")
+        seen = 0
+        for seat, h in enumerate(self.hands):
+            if h < 0 or h >> 32:
+                raise InvalidParameterError(f"hand {seat} is not a 32-bit card mask")
+            if h & seen:
+                raise InvalidParameterError(f"hand {seat} shares cards with an earlier hand")
+            seen |= h
+        for c in self.trick:
+            if not 0 <= c < 32 or seen >> c & 1:
+                raise InvalidParameterError(f"trick card {c} is out of range or still in a hand")
+            seen |= 1 << c
+        sizes = [self.hands[(self.leader + i) % n].bit_count() for i in range(n)]
+        k = len(self.trick)
+        expect = [sizes[k] - (1 if i < k else 0) for i in range(n)]
+        if sizes != expect:
+            raise InvalidParameterError(
+                f"hand sizes {[h.bit_count() for h in self.hands]} do not fit a trick "
+                f"of {k} card(s) led by seat {self.leader}"
+            )
+
+    @property
+    def remaining_tricks(self) -> int:
+        """Tricks still to be completed, the one in progress included."""
+        return self.hands[(self.leader + len(self.trick)) % len(self.hands)].bit_count()
+
+    @property
+    def to_play(self) -> int:
+        """Seat whose card is next."""
+        return (self.leader + len(self.trick)) % len(self.hands)
+
+    def legal_cards(self) -> list[int]:
+        """Cards the seat to play may play (following suit)."""
+        h = self.hands[self.to_play]
+        if self.trick:
+            s = self.trick[0] >> 3
+            f = h & (0xFF << (8 * s))
+            if f:
+                h = f
+        out = []
+        while h:
+            low = h & -h
+            out.append(low.bit_length() - 1)
+            h ^= low
+        return out
+
+    def play(self, card: int) -> tuple[Position, int | None]:
+        """The position after the seat to play plays ``card``, and the trick winner
+        if the card completes a trick (``None`` otherwise)."""
+        if card not in self.legal_cards():
+            raise InvalidParameterError(f"card {card} is not a legal card for seat {self.to_play}")
+        n = len(self.hands)
+        p = self.to_play
+        hands = list(self.hands)
+        hands[p] &= ~(1 << card)
+        trick = self.trick + (card,)
+        if len(trick) < n:
+            return Position(hands, self.trump, self.leader, trick), None
+        w = (self.leader + _winner(trick, self.trump)) % n
+        return Position(hands, self.trump, w, ()), w
+
+
+def _winner(cards: Sequence[int], trump: int | None) -> int:
+    best = 0
+    bc = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if (c >> 3) == (bc >> 3):
+            if c > bc:
+                best, bc = i, c
+        elif trump is not None and (c >> 3) == trump:
+            best, bc = i, c
+    return best
+
+
+class DoubleDummySolver:
+    """Exact searches for one trump suit, number of seats and side.
+
+    Keep one solver to answer many positions with the same trump and side:
+    its transposition table is keyed on compressed positions, so it stays
+    valid across positions and across different deals.
+
+    Parameters
+    ----------
+    trump : int or None
+        Trump suit or ``None``.
+    players : int
+        Number of seats.
+    side : int or iterable of int
+        The seat (or seats) whose tricks are counted; the others oppose it.
+    max_entries : int
+        The transposition table is cleared when it holds more buckets than this.
+    cooperative : bool
+        Every seat plays for the goal: :meth:`can_force` then answers whether
+        *some* legal play of the remaining cards gives the side a number of
+        tricks in the interval.
+
+    Examples
+    --------
+    >>> from games.boerenbridge import parse_cards
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 7H", "KS 8H", "QS 9H", "JS 10H")]
+    >>> solver = DoubleDummySolver(trump=3, players=4, side=0)
+    >>> pos = Position(hands, 3, leader=0)
+    >>> solver.max_tricks(pos), solver.min_tricks(pos)
+    (1, 1)
+    >>> solver.can_force(pos, 1, 1)
+    True
+    """
+
+    def __init__(
+        self,
+        trump: int | None,
+        players: int,
+        side: int | Iterable[int],
+        max_entries: int = 2_000_000,
+        cooperative: bool = False,
+    ) -> None:
+        if trump is not None and trump not in (0, 1, 2, 3):
+            raise InvalidParameterError(f"trump {trump!r} is not a suit 0..3 or None")
+        if not 2 <= players <= 8:
+            raise InvalidParameterError(f"players={players} is not 2..8")
+        seats = (side,) if isinstance(side, int) else tuple(side)
+        for s in seats:
+            if not 0 <= s < players:
+                raise InvalidParameterError(f"side seat {s} is not a seat 0..{players - 1}")
+        self.trump = trump
+        self.players = players
+        self.side = frozenset(seats)
+        self._side_bits = sum(1 << s for s in self.side)
+        self.cooperative = cooperative
+        or_bits = (1 << players) - 1 if cooperative else self._side_bits
+        self.max_entries = max_entries
+        self._tt: dict[int, list[Any]] = {}
+        self._search = _make_search(trump, players, self._side_bits, or_bits, self._tt)
+
+    # ------------------------------------------------------------ queries
+    def _check(self, pos: Position) -> None:
+        if pos.trump != self.trump or len(pos.hands) != self.players:
+            raise InvalidParameterError(
+                f"position (trump {pos.trump}, {len(pos.hands)} seats) does not match the "
+                f"solver (trump {self.trump}, {self.players} seats)"
+            )
+
+    def can_force(self, pos: Position, low: int, high: int) -> bool:
+        """Whether the side can make its number of the remaining tricks lie in
+        ``[low, high]`` whatever the others play."""
+        self._check(pos)
+        if len(self._tt) > self.max_entries:
+            self.clear()
+        return self._root(pos, low, high)
+
+    def max_tricks(self, pos: Position) -> int:
+        """The most remaining tricks the side can force against the others.
+
+        Tested from the top down: refuting a too high target is cheap, so only
+        one expensive proof (of the answer itself) is made.
+        """
+        self._check(pos)
+        t = pos.remaining_tricks
+        while t > 0 and not self.can_force(pos, t, pos.remaining_tricks):
+            t -= 1
+        return t
+
+    def min_tricks(self, pos: Position) -> int:
+        """The fewest remaining tricks the side can hold itself to against the others."""
+        self._check(pos)
+        rem = pos.remaining_tricks
+        t = 0
+        while t < rem and not self.can_force(pos, 0, t):
+            t += 1
+        return t
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self._tt.clear()
+
+    # ------------------------------------------------------------- search
+    def _root(self, pos: Position, low: int, high: int) -> bool:
+        hands = list(pos.hands)
+        n = self.players
+        rem = pos.remaining_tricks
+        force, play = self._search
+        if not pos.trick:
+            return force(hands, pos.leader, low, high, rem)[0]
+        led = pos.trick[0] >> 3
+        wi = _winner(pos.trick, self.trump)
+        table = mask_of(pos.trick)
+        allc = table
+        for h in hands:
+            allc |= h
+        return play(
+            hands,
+            pos.leader,
+            len(pos.trick),
+            led,
+            pos.trick[wi],
+            (pos.leader + wi) % n,
+            table,
+            allc,
+            low,
+            high,
+            rem,
+        )[0]
+
+
+def _make_search(
+    trump: int | None, n: int, side_bits: int, or_bits: int, tt: dict[int, list[Any]]
+) -> Any:
+    """The mutually recursive search functions as closures (fast local lookups).
+
+    ``force(hands, leader, lo, hi, rem)`` answers at a trick boundary whether the
+    side can force its tricks among the ``rem`` left into ``[lo, hi]``;
+    ``play(...)`` continues a trick in progress.  Both return ``(answer, rel)``:
+    ``rel`` is a card mask of the cards whose rank decided the answer (cards
+    that won a trick by outranking a card of their suit, and cards of
+    equivalence runs that stand for each other).  The answer holds for every
+    position with the same leader, the same number of cards of each suit in
+    each hand, and the same owners of the cards at or above the lowest
+    relevant card of each suit -- the transposition table is keyed that way.
+    Seats in ``or_bits`` choose their cards to reach the goal (the side, or
+    everybody in a cooperative search); the others choose against it.
+    ``hands`` is mutated and restored.
+    """
+    pext = _PEXT
+    low_t = _LOW
+    high_t = _HIGH
+    topj = _TOPJ
+    has_trump = trump is not None
+    tsuit = trump if trump is not None else -1
+    tmask = (0xFF << (8 * trump)) if trump is not None else 0
+    tshift = 8 * trump if trump is not None else -1
+    seats = tuple(range(n))
+    seat_at = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
+    suit_shifts = (0, 8, 16, 24)
+
+    def quick(hands: list[int], leader: int, allc: int) -> tuple[int, int]:
+        """Tricks ``leader`` can cash from the top keeping the lead, whatever the
+        others do, and the cards that count doing it."""
+        h = hands[leader]
+        others_trump = False
+        if has_trump:
+            for p in seats:
+                if p != leader and hands[p] & tmask:
+                    others_trump = True
+                    break
+        q = 0
+        rel = 0
+        for sh in suit_shifts:
+            ls = (h >> sh) & 0xFF
+            if not ls:
+                continue
+            rs = (allc >> sh) & 0xFF
+            k = 0
+            x = rs
+            while x:
+                t = 1 << (x.bit_length() - 1)
+                if not ls & t:
+                    break
+                k += 1
+                x ^= t
+            if not k:
+                continue
+            rel |= topj[rs << 4 | k] << sh
+            if sh == tshift:
+                q += k
+                continue
+            if not others_trump:
+                longest = 0
+                for p in seats:
+                    if p != leader:
+                        ln = ((hands[p] >> sh) & 0xFF).bit_count()
+                        if ln > longest:
+                            longest = ln
+                q += ls.bit_count() if longest <= k else k
+            else:
+                lim = k
+                for p in seats:
+                    if p != leader and hands[p] & tmask:
+                        ln = ((hands[p] >> sh) & 0xFF).bit_count()
+                        if ln < lim:
+                            lim = ln
+                q += lim
+        return q, rel
+
+    def force(hands: list[int], leader: int, lo: int, hi: int, rem: int) -> tuple[bool, int]:
+        if lo < 0:
+            lo = 0
+        if hi > rem:
+            hi = rem
+        if lo > hi:
+            return False, 0
+        if lo == 0 and hi == rem:
+            return True, 0
+        if rem == 1:
+            row = seat_at[leader]
+            bc = hands[leader].bit_length() - 1
+            best = leader
+            same = 0
+            for i in range(1, n):
+                p = row[i]
+                c = hands[p].bit_length() - 1
+                if (c >> 3) == (bc >> 3):
+                    same = 1
+                    if c > bc:
+                        best, bc = p, c
+                elif (c >> 3) == tsuit:
+                    best, bc = p, c
+                    same = 0
+            if same:
+                # did the winner outrank a card of its own suit?
+                same = 0
+                for p in seats:
+                    if p != best and (hands[p].bit_length() - 1) >> 3 == bc >> 3:
+                        same = 1
+                        break
+            x = side_bits >> best & 1
+            return lo <= x <= hi, (1 << bc) if same else 0
+        allc = 0
+        for h in hands:
+            allc |= h
+        extra = 0
+        if has_trump:
+            r = allc & tmask
+            if r:
+                top = 1 << (r.bit_length() - 1)
+                for holder in seats:
+                    if hands[holder] & top:
+                        break
+                hh = hands[holder]
+                k = 0
+                while r:
+                    t = 1 << (r.bit_length() - 1)
+                    if not hh & t:
+                        break
+                    k += 1
+                    extra |= t
+                    r ^= t
+                if side_bits >> holder & 1:
+                    # the side takes k tricks with its top trumps whatever happens
+                    if k > hi:
+                        return False, extra
+                    if k >= lo:
+                        if hi == rem:
+                            return True, extra
+                        lo = 0
+                    else:
+                        extra = 0
+                else:
+                    if rem - k < lo:
+                        return False, extra
+                    if rem - k <= hi:
+                        if lo == 0:
+                            return True, extra
+                        hi = rem
+                    else:
+                        extra = 0
+        # the position's description: compressed suits and suit lengths
+        full = 0
+        lens = leader
+        for sh in suit_shifts:
+            r = ((allc >> sh) & 0xFF) << 8
+            for h in hands:
+                c = pext[r | ((h >> sh) & 0xFF)]
+                full = (full << 8) | c
+                lens = (lens << 4) | c.bit_count()
+        kind = 0 if hi == rem else (1 if lo == 0 else 2)
+        bucket = tt.get(lens)
+        if bucket is None:
+            bucket = []
+            tt[lens] = bucket
+        else:
+            for e in bucket:
+                if full & e[0] == e[1]:
+                    dec = -1
+                    if kind == 0:
+                        if e[2] >= lo:
+                            dec = 1
+                        elif e[3] < lo:
+                            dec = 0
+                    elif kind == 1:
+                        if e[5] <= hi:
+                            dec = 1
+                        elif e[4] > hi:
+                            dec = 0
+                    elif e[3] < lo or e[4] > hi or (e[6] is not None and (lo, hi) in e[6]):
+                        dec = 0
+                    if dec >= 0:
+                        jt = e[7]
+                        rel = extra
+                        for i in (0, 1, 2, 3):
+                            if jt[i]:
+                                sh = suit_shifts[i]
+                                rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
+                        return dec == 1, rel
+        if lo > 0:
+            if side_bits >> leader & 1:
+                q, qrel = quick(hands, leader, allc)
+                if q >= lo and kind == 0:
+                    return True, qrel | extra
+            elif not or_bits >> leader & 1:
+                q, qrel = quick(hands, leader, allc)
+                if rem - q < lo:
+                    return False, qrel | extra
+        result, rel = play(hands, leader, 0, -1, -1, -1, 0, allc, lo, hi, rem)
+        # store under the relevant part of the position
+        relm = 0
+        jl = []
+        for sh in suit_shifts:
+            rs = (allc >> sh) & 0xFF
+            rb = (rel >> sh) & rs
+            if rb:
+                j = (rs >> ((rb & -rb).bit_length() - 1)).bit_count()
+                ln = rs.bit_count()
+                m = ((1 << ln) - 1) ^ ((1 << (ln - j)) - 1)
+            else:
+                j = 0
+                m = 0
+            jl.append(j)
+            for _ in seats:
+                relm = (relm << 8) | m
+        pattern = full & relm
+        for e in bucket:
+            if e[0] == relm and e[1] == pattern:
+                break
+        else:
+            e = [relm, pattern, 0, rem, 0, rem, None, tuple(jl)]
+            bucket.append(e)
+        if result:
+            if lo > e[2]:
+                e[2] = lo
+            if hi < e[5]:
+                e[5] = hi
+        elif kind == 0:
+            if lo - 1 < e[3]:
+                e[3] = lo - 1
+        elif kind == 1:
+            if hi + 1 > e[4]:
+                e[4] = hi + 1
+        else:
+            if e[6] is None:
+                e[6] = set()
+            e[6].add((lo, hi))
+        return result, rel | extra
+
+    def play(
+        hands: list[int],
+        leader: int,
+        pos: int,
+        led: int,
+        wcard: int,
+        wseat: int,
+        table: int,
+        allc: int,
+        lo: int,
+        hi: int,
+        rem: int,
+    ) -> tuple[bool, int]:
+        p = seat_at[leader][pos]
+        h = hands[p]
+        mine = side_bits >> p & 1
+        chooser = or_bits >> p & 1
+        win_mode = lo > 0  # everybody's aim: the side wants tricks, the others deny them
+        # ---- representative moves, ordered
+        if pos and (h >> (8 * led)) & 0xFF:
+            sh = 8 * led
+            reps = low_t[(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
+            cards = [sh + x for x in reps]
+            move_suits: tuple[int, ...] = (sh,)
+        else:
+            cards = []
+            for sh in suit_shifts:
+                hs = (h >> sh) & 0xFF
+                if hs:
+                    for x in low_t[(((allc >> sh) & 0xFF) << 8) | hs]:
+                        cards.append(sh + x)
+            move_suits = suit_shifts
+        if len(cards) > 1:
+            if pos == 0:
+                if win_mode:
+                    # cash the top card of each suit first, then high to low
+                    keyed = [
+                        ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7)) << 5
+                        | c
+                        for c in cards
+                    ]
+                    keyed.sort(reverse=True)
+                else:
+                    keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
+                    keyed.sort()
+            else:
+                wsuit = wcard >> 3
+                good_team = mine if win_mode else 1 - mine
+                good_now = (side_bits >> wseat & 1) == good_team
+                keyed = []
+                if win_mode and not good_now:
+                    # cheapest winner first, then low losers
+                    for c in cards:
+                        cs = c >> 3
+                        beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                        keyed.append(
+                            ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c
+                        )
+                    keyed.sort()
+                elif win_mode:
+                    keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
+                    keyed.sort()
+                else:
+                    # get rid of the highest card that loses, then the rest
+                    for c in cards:
+                        cs = c >> 3
+                        beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                        keyed.append(
+                            ((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c
+                        )
+                    keyed.sort(reverse=True)
+            cards = [k & 31 for k in keyed]
+        last = pos == n - 1
+        nxt = pos + 1
+        acc = 0
+        for c in cards:
+            hands[p] = h & ~(1 << c)
+            if pos == 0:
+                nw, ns, nled = c, p, c >> 3
+            else:
+                nled = led
+                cs = c >> 3
+                if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
+                    nw, ns = c, p
+                else:
+                    nw, ns = wcard, wseat
+            if last:
+                if side_bits >> ns & 1:
+                    if lo <= 1 and hi >= rem:
+                        r, crel = True, 0
+                    else:
+                        r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1)
+                elif hi < rem - 1 or lo > 0:
+                    r, crel = force(hands, ns, lo, hi, rem - 1)
+                else:
+                    r, crel = True, 0
+                # the winner outranked a card of its suit: its rank counts
+                sh = nw & 24
+                if (((table | (1 << c)) >> sh) & 0xFF).bit_count() > 1:
+                    crel |= 1 << nw
+            else:
+                r, crel = play(
+                    hands, leader, nxt, nled, nw, ns, table | (1 << c), allc, lo, hi, rem
+                )
+            hands[p] = h
+            if chooser:
+                if r:
+                    return True, crel
+            elif not r:
+                return False, crel
+            acc |= crel
+        # every move was needed: a run that stood for its equivalent cards makes
+        # them relevant down to its lowest card
+        if acc:
+            for sh in move_suits:
+                rb = (acc >> sh) & 0xFF
+                hs = (h >> sh) & 0xFF
+                if rb and hs:
+                    t = (rb & -rb).bit_length() - 1
+                    idx = (((allc >> sh) & 0xFF) << 8) | hs
+                    for lo_r, hi_r in zip(low_t[idx], high_t[idx], strict=True):
+                        if lo_r < t <= hi_r:
+                            acc |= 1 << (sh + lo_r)
+                            break
+        return not chooser, acc
+
+    return force, play
+
+
+def _side_solver(pos: Position, side: int | Iterable[int]) -> DoubleDummySolver:
+    return DoubleDummySolver(pos.trump, len(pos.hands), side)
+
+
+def max_tricks(pos: Position, side: int | Iterable[int]) -> int:
+    """The most remaining tricks ``side`` can force (a fresh solver).
+
+    Examples
+    --------
+    >>> from games.boerenbridge import parse_cards
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AH 7C", "KH 8C", "7S QH", "JH 9C")]
+    >>> max_tricks(Position(hands, trump=3, leader=1), 2)   # the 7♠ ruffs
+    1
+    """
+    return _side_solver(pos, side).max_tricks(pos)
+
+
+def min_tricks(pos: Position, side: int | Iterable[int]) -> int:
+    """The fewest remaining tricks ``side`` can hold itself to (a fresh solver)."""
+    return _side_solver(pos, side).min_tricks(pos)
+
+
+def can_force(pos: Position, side: int | Iterable[int], low: int, high: int) -> bool:
+    """Whether ``side`` can force its remaining tricks into ``[low, high]``."""
+    return _side_solver(pos, side).can_force(pos, low, high)
+
+
+def trick_counts(pos: Position, plays: Sequence[int]) -> list[int]:
+    """Tricks each seat takes when the cards ``plays`` are played in order from ``pos``
+    (a reference for tests; every card must be legal)."""
+    won = [0] * len(pos.hands)
+    for c in plays:
+        pos, w = pos.play(c)
+        if w is not None:
+            won[w] += 1
+    return won

@@ -1,0 +1,165 @@
+"""The double-dummy solver against brute-force minimax, its own recursion, and known positions."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.boerenbridge import parse_cards
+from games.double_dummy import (
+    DoubleDummySolver,
+    Position,
+    can_force,
+    mask_of,
+    max_tricks,
+    min_tricks,
+    trick_counts,
+)
+from games.errors import InvalidParameterError
+
+
+def hands_of(*texts: str) -> list[int]:
+    return [mask_of(parse_cards(t)) for t in texts]
+
+
+def random_position(rng: random.Random, n: int, players: int) -> Position:
+    """A random deal of ``n`` cards each, a random trump, leader and partial trick."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [mask_of(cards[i * n : (i + 1) * n]) for i in range(players)]
+    pos = Position(hands, rng.choice([None, 0, 1, 2, 3]), rng.randrange(players))
+    for _ in range(rng.randrange(players)):
+        pos, _ = pos.play(rng.choice(pos.legal_cards()))
+    return pos
+
+
+def brute_force(pos: Position, side: int, cooperative: bool = False) -> frozenset:
+    """Plain minimax over every legal card (no equivalences, bounds or tables): the set of
+    intervals ``(low, high)`` the side can force its remaining tricks into."""
+    rem = pos.remaining_tricks
+    every = [(lo, hi) for lo in range(rem + 1) for hi in range(lo, rem + 1)]
+
+    @functools.lru_cache(None)
+    def rec(hands, leader, trick, won):
+        p = Position(hands, pos.trump, leader, trick)
+        if p.remaining_tricks == 0:
+            return frozenset((lo, hi) for lo, hi in every if lo <= won <= hi)
+        results = []
+        for c in p.legal_cards():
+            q, w = p.play(c)
+            results.append(rec(q.hands, q.leader, q.trick, won + (w == side)))
+        if cooperative or p.to_play == side:
+            return frozenset().union(*results)
+        return frozenset.intersection(*results)
+
+    return rec(pos.hands, pos.leader, pos.trick, 0)
+
+
+@pytest.mark.parametrize("n, players, seed", [(3, 4, 1), (4, 4, 2), (3, 3, 3), (4, 3, 4)])
+def test_every_interval_agrees_with_brute_force(n, players, seed):
+    rng = random.Random(seed)
+    for _ in range(6):
+        pos = random_position(rng, n, players)
+        side = rng.randrange(players)
+        solver = DoubleDummySolver(pos.trump, players, side)
+        rem = pos.remaining_tricks
+        forced = brute_force(pos, side)
+        for lo in range(rem + 1):
+            for hi in range(lo, rem + 1):
+                assert solver.can_force(pos, lo, hi) == ((lo, hi) in forced), (lo, hi)
+        best = max(t for t in range(rem + 1) if (t, rem) in forced)
+        least = min(t for t in range(rem + 1) if (0, t) in forced)
+        assert solver.max_tricks(pos) == best
+        assert solver.min_tricks(pos) == least
+
+
+@pytest.mark.parametrize("n, players, seed", [(3, 4, 5), (4, 3, 6)])
+def test_cooperative_search_agrees_with_brute_force(n, players, seed):
+    rng = random.Random(seed)
+    for _ in range(5):
+        pos = random_position(rng, n, players)
+        side = rng.randrange(players)
+        solver = DoubleDummySolver(pos.trump, players, side, cooperative=True)
+        rem = pos.remaining_tricks
+        reachable = brute_force(pos, side, cooperative=True)
+        for lo in range(rem + 1):
+            for hi in range(lo, rem + 1):
+                assert solver.can_force(pos, lo, hi) == ((lo, hi) in reachable)
+
+
+def test_one_solver_stays_exact_across_many_deals():
+    """The transposition table keys on relevant ranks only, so it is shared by every deal
+    with the same trump and side; answers must equal those of a fresh solver."""
+    rng = random.Random(7)
+    shared: dict[tuple[int | None, int], DoubleDummySolver] = {}
+    for _ in range(120):
+        pos = random_position(rng, 4, 4)
+        side = rng.randrange(4)
+        solver = shared.setdefault((pos.trump, side), DoubleDummySolver(pos.trump, 4, side))
+        fresh = DoubleDummySolver(pos.trump, 4, side)
+        rem = pos.remaining_tricks
+        lo = rng.randint(0, rem)
+        hi = rng.randint(lo, rem)
+        assert solver.can_force(pos, lo, hi) == fresh.can_force(pos, lo, hi)
+        assert solver.max_tricks(pos) == fresh.max_tricks(pos)
+        assert solver.min_tricks(pos) == fresh.min_tricks(pos)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), n=st.integers(4, 6), players=st.integers(3, 4))
+def test_value_is_the_minimax_of_its_children(seed, n, players):
+    """Bellman consistency on bigger positions: the side's best is the best of its cards, the
+    others' is the worst for the side, and winning the trick counts one."""
+    rng = random.Random(seed)
+    pos = random_position(rng, n, players)
+    side = rng.randrange(players)
+    solver = DoubleDummySolver(pos.trump, players, side)
+    children = []
+    for c in pos.legal_cards():
+        q, w = pos.play(c)
+        children.append(solver.max_tricks(q) + (w == side))
+    pick = max if pos.to_play == side else min
+    assert solver.max_tricks(pos) == pick(children)
+
+
+def test_known_positions():
+    # North leads the A♠ and the K♠ must fall under it, then the 7♠ is good;
+    # or North leads the 7♠ under the K♠ and discards the A♠ on a heart.
+    pos = Position(hands_of("AS 7S", "KS 8H", "QH 9H", "JH 10H"), None, 0)
+    assert (max_tricks(pos, 0), min_tricks(pos, 0)) == (2, 0)
+    assert can_force(pos, 0, 1, 1) is False  # once the K♠ is gone the 7♠ must win
+    # the top trumps win whoever leads
+    pos = Position(hands_of("AS KS", "AH KH", "QH JH", "10H 9H"), 3, 1)
+    assert max_tricks(pos, 0) == min_tricks(pos, 0) == 2
+    # a void with a trump ruffs the ace
+    pos = Position(hands_of("AH 7C", "KH 8C", "7S QH", "JH 9C"), 3, 1)
+    assert max_tricks(pos, 2) == 1
+
+
+def test_positions_with_a_trick_in_progress():
+    pos = Position(hands_of("AS 7S", "KS 8H", "QH 9H", "JH 10H"), None, 0)
+    after, winner = pos.play(parse_cards("7S")[0])
+    assert winner is None and after.to_play == 1 and after.remaining_tricks == 2
+    # East must now play the K♠ over the 7♠ and lead a heart: the A♠ falls on it
+    assert max_tricks(after, 0) == 0
+    assert trick_counts(pos, parse_cards("AS KS QH JH 7S 8H 9H 10H")) == [2, 0, 0, 0]
+
+
+def test_bad_positions_are_named():
+    with pytest.raises(InvalidParameterError, match="shares cards"):
+        Position(hands_of("AS", "AS", "KH", "QH"), None, 0)
+    with pytest.raises(InvalidParameterError, match="hand sizes"):
+        Position(hands_of("AS KS", "QS", "KH", "QH"), None, 0)
+    with pytest.raises(InvalidParameterError, match="trump"):
+        Position(hands_of("AS", "KS", "KH", "QH"), 5, 0)
+    pos = Position(hands_of("AS", "KS", "KH", "QH"), None, 0)
+    with pytest.raises(InvalidParameterError, match="not a legal card"):
+        pos.play(parse_cards("KS")[0])
+    with pytest.raises(InvalidParameterError, match="does not match"):
+        DoubleDummySolver(3, 4, 0).max_tricks(pos)
+    with pytest.raises(InvalidParameterError, match="side seat 7"):
+        DoubleDummySolver(None, 4, 7)
