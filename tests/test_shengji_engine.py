@@ -348,7 +348,6 @@ def test_player_actions_named():
 
 # ------------------------------------------------------- deal knowledge (games.deal)
 def test_seat_deal_knowledge_stays_consistent_with_the_true_deal():
-    pytest.importorskip("games.deal")
     from games.shengji.deal_knowledge import SeatDeal
 
     game = load_game("shengji", variant="zpy", players=5)
@@ -369,7 +368,6 @@ def test_seat_deal_knowledge_stays_consistent_with_the_true_deal():
 
 
 def test_seat_deal_learns_voids_and_blocked_throws():
-    pytest.importorskip("games.deal")
     from games.base import Observation as Obs
     from games.shengji.cards import card as C
     from games.shengji.deal_knowledge import SeatDeal

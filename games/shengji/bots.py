@@ -31,7 +31,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from typing import Any
 from games.base import Bot, Game, Observation, register_bot
 from games.errors import GameError
 from games.shengji.cards import NUM_FACES, SMALL_JOKER, Card, card
+from games.shengji.deal_knowledge import SeatDeal
 from games.shengji.engine import (
     COMMIT,
     PASS,
@@ -347,11 +347,7 @@ class SamplingBot(_ViewBot):
 
     def restart(self, game: Game, seat: int) -> None:
         super().restart(game, seat)
-        self.deal = None
-        if importlib.util.find_spec("games.deal") is not None:
-            from games.shengji.deal_knowledge import SeatDeal
-
-            self.deal = SeatDeal(self.rules, seat)
+        self.deal = SeatDeal(self.rules, seat)
 
     def inform(self, observation: Observation) -> None:
         super().inform(observation)
@@ -359,13 +355,12 @@ class SamplingBot(_ViewBot):
             try:
                 self.deal.update(observation)
             except GameError:
-                self.deal = None  # knowledge went out of step: sample from the seat view
+                self.deal = None  # out of step with the table: play heuristically from here
 
     def _deals(self) -> list[list[dict[int, int]]]:
-        if self.deal is not None and self.deal.knowledge is not None:
-            return self.deal.sample_hands(self.samples, seed=self.rng.randrange(2**32))
-        v = self.view
-        return [d for d in (v.sample_hands(self.rng) for _ in range(self.samples)) if d is not None]
+        if self.deal is None or self.deal.knowledge is None:
+            return []
+        return self.deal.sample_hands(self.samples, seed=self.rng.randrange(2**32))
 
     def choose_play(self) -> list[Card]:
         v = self.view
@@ -384,9 +379,7 @@ class SamplingBot(_ViewBot):
                     cands.append(heuristic)
         if len(cands) <= 1:
             return heuristic
-        deals = [
-            d for d in (v.sample_hands(self.rng) for _ in range(self.samples)) if d is not None
-        ]
+        deals = self._deals()
         if not deals:
             return heuristic
         scores = []

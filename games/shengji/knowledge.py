@@ -7,15 +7,11 @@ reveals: a seat that fails to follow is void in the led suit, a failed
 throw's returned cards stay in the leader's hand, and the blocker holds cards
 that beat the forced unit.
 
-:meth:`SeatView.sample_hands` draws the hidden hands of the other seats
-uniformly among the assignments that respect the hand sizes, the known cards
-and the voids (rejection-free: cards are dealt suit by suit to the seats that
-may hold them, and a draw that cannot be completed is restarted).
+Exact deal knowledge (probabilities, sampling) lives in
+:mod:`games.shengji.deal_knowledge`, on the shared module :mod:`games.deal`.
 """
 
 from __future__ import annotations
-
-import random
 
 from games.base import Observation
 from games.shengji.cards import NUM_FACES, Card, card
@@ -213,60 +209,3 @@ class SeatView:
         for c in self.buried:
             out[c] -= 1
         return out
-
-    def sample_hands(self, rng: random.Random, tries: int = 200) -> list[dict[int, int]] | None:
-        """One deal of the hidden cards consistent with what this seat knows.
-
-        Every unseen card goes to another seat (up to its hand size, never into
-        a suit it is void in) or to the hidden kitty.  Cards of suits that some
-        seats are void in are placed first; each card goes to a place chosen with
-        probability proportional to its free room.  Returns every seat's hand
-        (this seat's own included), or ``None`` when ``tries`` attempts fail.
-        """
-        assert self.trump is not None
-        esuit = table(self.trump).esuit
-        pool = self.unseen()
-        others = [s for s in range(self.n) if s != self.seat]
-        need = {s: self.sizes[s] for s in others}
-        base: dict[int, dict[int, int]] = {s: {} for s in others}
-        for s in others:
-            for f, n in self.known[s].items():
-                take = min(n, pool[f], need[s])
-                if take > 0:
-                    base[s][f] = take
-                    pool[f] -= take
-                    need[s] -= take
-        cards = [f for f in range(NUM_FACES) for _ in range(max(pool[f], 0))]
-        kitty_room = len(cards) - sum(need.values())
-        if kitty_room < 0:
-            return None
-        blocked = {f: sum(1 for s in others if esuit[f] in self.voids[s]) for f in set(cards)}
-        for _ in range(tries):
-            rng.shuffle(cards)
-            cards.sort(key=blocked.__getitem__, reverse=True)
-            left = dict(need)
-            room = kitty_room
-            hands = {s: dict(base[s]) for s in others}
-            ok = True
-            for f in cards:
-                cands = [s for s in others if left[s] > 0 and esuit[f] not in self.voids[s]]
-                weights = [left[s] for s in cands]
-                if room > 0:
-                    cands.append(-1)
-                    weights.append(room)
-                if not cands:
-                    ok = False
-                    break
-                s = rng.choices(cands, weights)[0]
-                if s < 0:
-                    room -= 1
-                    continue
-                hands[s][f] = hands[s].get(f, 0) + 1
-                left[s] -= 1
-            if ok:
-                out: list[dict[int, int]] = [{} for _ in range(self.n)]
-                out[self.seat] = dict(self.hand)
-                for s in others:
-                    out[s] = hands[s]
-                return out
-        return None
