@@ -27,6 +27,7 @@ from visualize.cards import (  # noqa: E402
     deal_model_example,
     deal_world_labels,
     draw_deal_model,
+    replay_knowledge,
 )
 
 
@@ -251,3 +252,49 @@ def test_draw_deal_model_of_a_deal_state():
     ax = draw_deal_model(pm, seat="x")
     texts = sorted(t.get_text() for t in by_gid(ax, "label"))
     assert texts == ["A|B|C", "A|C|B", "B|A|C", "B|C|A", "C|A|B", "C|B|A"]
+
+
+# ------------------------------------------------------------- game replays
+def test_replay_knowledge_over_a_boerenbridge_round():
+    """Within a round every seat's count of possible deals only shrinks, and once
+    every card of the round is played the deal is known (the unseen cards can
+    only be the undealt ones)."""
+    bb = pytest.importorskip("games.boerenbridge")
+    from games.base import load_game
+
+    game = load_game("boerenbridge", variant="lamas")
+    state = bb.random_playout(game, seed=4)
+    replay = game.new_initial_state()
+    starts = []
+    for t, a in enumerate(state.history()):
+        if replay.current_player() < 0 and (not starts or replay.round_index != starts[-1][0]):
+            starts.append((replay.round_index, t))
+        replay.apply_action(a)
+    (_, begin), (_, end) = starts[0], starts[1]
+
+    def mark(s, player, action):
+        return f"P{player} guesses" if player >= 0 and s.phase == "guess" else None
+
+    tl = replay_knowledge(
+        state,
+        lambda s, seat: bb.SeatView.from_state(s, seat).knowledge(),
+        start=begin,
+        stop=end,
+        mark=mark,
+    )
+    for seat, counts in tl.counts.items():
+        assert all(a >= b for a, b in zip(counts, counts[1:], strict=False)), seat
+        assert counts[0] > 1 and counts[-1] == 1
+        assert len(counts) == len(tl.steps)
+    assert [text for _, text in tl.events] == [f"P{(1 + i) % 4} guesses" for i in range(4)]
+    ax = tl.draw()
+    assert len([c for c in ax.get_children() if c.get_gid() == "event"]) == 4
+
+
+def test_replay_knowledge_rejects_a_bad_slice():
+    bb = pytest.importorskip("games.boerenbridge")
+    from games.base import load_game
+
+    state = bb.random_playout(load_game("boerenbridge"), seed=1, stop_after=30)
+    with pytest.raises(VisualizeError, match="cannot replay actions 10..99"):
+        replay_knowledge(state, lambda s, i: None, start=10, stop=99)

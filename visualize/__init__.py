@@ -13,7 +13,10 @@ considers possible, step by step), :func:`who_knows` and
 Card deals (:mod:`visualize.cards`): :func:`draw_deal_model` draws a small
 deal's Kripke model with worlds labelled by the cards at each location;
 :func:`belief_from_model` and :func:`count_history` read a seat's belief and
-the number of deals it considers possible off such models.
+the number of deals it considers possible off such models; :func:`belief_of`
+reads it off the exact knowledge of :mod:`games.deal`, and
+:func:`replay_knowledge` replays a game to count, step by step, the deals
+each seat considers possible.
 
 Game states display in notebooks as a table of what one seat sees
 (:func:`show_seat`, :func:`seat_view_html`, built on ``State.seat_view``).
@@ -26,11 +29,13 @@ from __future__ import annotations
 
 from visualize.cards import (
     Belief,
+    Timeline,
     belief_from_model,
     belief_of,
     count_history,
     deal_world_labels,
     draw_deal_model,
+    replay_knowledge,
 )
 from visualize.errors import VisualizeError
 from visualize.knowledge import (
@@ -63,6 +68,8 @@ __all__ = [
     "count_history",
     "deal_world_labels",
     "draw_deal_model",
+    "Timeline",
+    "replay_knowledge",
     "VisualizeError",
     "KnowledgeTable",
     "draw_belief",

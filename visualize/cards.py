@@ -43,6 +43,8 @@ __all__ = [
     "belief_from_model",
     "count_history",
     "deal_model_example",
+    "Timeline",
+    "replay_knowledge",
 ]
 
 
@@ -304,3 +306,106 @@ def deal_model_example(
     observes = {s: [f"has({s}, {c})" for c in cards] for s in seats}
     model = KripkeModel.from_observations(worlds, valuation, observes)
     return PointedModel(model, tuple(cards))
+
+
+# ------------------------------------------------------------- game replays
+@dataclass(frozen=True)
+class Timeline:
+    """Deals each seat considers possible after each step of a game.
+
+    ``counts[seat][t]`` is the count after the ``t``-th recorded step, which
+    is step ``steps[t]`` of the game's history (0: before the first recorded
+    action); ``events`` are ``(t, text)`` marks.
+    """
+
+    counts: dict[str, list[int]]
+    steps: list[int]
+    events: list[tuple[int, str]]
+
+    def draw(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
+        """:func:`~visualize.knowledge.draw_knowledge_timeline` of this timeline."""
+        from visualize.knowledge import draw_knowledge_timeline
+
+        kwargs.setdefault("xlabel", "action")
+        return draw_knowledge_timeline(self.counts, ax, events=self.events, **kwargs)
+
+
+def replay_knowledge(
+    state: Any,
+    knowledge: Callable[[Any, int], Any],
+    *,
+    seats: Sequence[int] | None = None,
+    names: Sequence[str] | None = None,
+    start: int = 0,
+    stop: int | None = None,
+    mark: Callable[[Any, int, int], str | None] | None = None,
+    decisions_only: bool = True,
+) -> Timeline:
+    """Replay a game's history and count, after each step, the deals every seat
+    considers possible.
+
+    Parameters
+    ----------
+    state : games.base.State
+        A state whose :meth:`~games.base.State.history` is replayed from
+        ``state.game.new_initial_state()``.
+    knowledge : callable ``(state, seat) -> DealKnowledge``
+        A seat's deal knowledge in a state, built from that seat's
+        observations (e.g. ``lambda s, i: SeatView.from_state(s, i).knowledge()``).
+    seats : sequence of int, optional
+        The seats to follow (default: all).
+    names : sequence of str, optional
+        Their names in the picture (default ``P0``, ``P1``, …).
+    start, stop : int
+        The slice of the history to record: counts start after action
+        ``start`` (with ``decisions_only``, after the chance actions that
+        follow it, such as the deal) and stop after action ``stop``.
+    mark : callable ``(state, player, action) -> str or None``, optional
+        Called before each recorded action; a text marks the step (a call,
+        a trick won).
+    decisions_only : bool
+        Record only after the players' actions, not after chance.
+
+    Returns
+    -------
+    Timeline
+    """
+    history = state.history()
+    stop = len(history) if stop is None else stop
+    if not 0 <= start <= stop <= len(history):
+        raise VisualizeError(
+            f"cannot replay actions {start}..{stop} of a history of {len(history)} actions"
+        )
+    replay = state.game.new_initial_state()
+    for a in history[:start]:
+        replay.apply_action(a)
+    n = replay.num_players()
+    follow = list(range(n)) if seats is None else [int(s) for s in seats]
+    labels = [f"P{s}" for s in follow] if names is None else [str(x) for x in names]
+    if len(labels) != len(follow):
+        raise VisualizeError(f"{len(labels)} names for {len(follow)} seats")
+
+    def record(into: dict[str, list[int]]) -> None:
+        for s, label in zip(follow, labels, strict=True):
+            into[label].append(int(knowledge(replay, s).count()))
+
+    first = start
+    while decisions_only and first < stop and replay.current_player() < 0:
+        replay.apply_action(history[first])  # the deal: counts start once it is done
+        first += 1
+    counts: dict[str, list[int]] = {label: [] for label in labels}
+    steps = [first]
+    events: list[tuple[int, str]] = []
+    record(counts)
+    for t in range(first, stop):
+        player = replay.current_player()
+        action = history[t]
+        text = mark(replay, player, action) if mark is not None else None
+        replay.apply_action(action)
+        if decisions_only and player < 0:
+            continue
+        record(counts)
+        steps.append(t + 1)
+        if text:
+            events.append((len(steps) - 1, text))
+    return Timeline(counts, steps, events)
