@@ -150,6 +150,16 @@ class _Pred:
         return any(f.touches(s) for f in self.forms)
 
 
+def _sum_forms(forms: Iterable[_Form]) -> _Form:
+    cells: dict[tuple[int, int], int] = {}
+    off = 0
+    for f in forms:
+        off += f.offset
+        for k, ll, c in f.coef:
+            cells[(k, ll)] = cells.get((k, ll), 0) + c
+    return _Form.make(cells, off)
+
+
 def _interval_pred(form: _Form, lo: int, hi: int) -> _Pred:
     lo = max(lo, -(10**6))
     if hi < lo:
@@ -664,110 +674,156 @@ class DealKnowledge:
         self._hi[:, a] = 0
         self._size[b] += size_a
         self._size[a] = 0
-        # group descriptions
-        gkeys = list(groups)
-        gforms: list[_Form] = []
-        gfun: list[
-            tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]
-        ] = []
-        geps: list[np.ndarray] = []
         allowed_b = [k for k in range(K) if n_hi[k] > 0]
+
+        def count_form(ks: list[int], scale: int = 1, const: int = 0) -> _Form:
+            """``scale * (copies of ks in b) + const``, written over the shorter kind list."""
+            if scale == 0:
+                return _Form((), const)
+            in_g = set(ks)
+            if len(ks) * 2 > len(allowed_b):
+                comp = {(k, b): -scale for k in allowed_b if k not in in_g}
+                return _Form.make(comp, const + scale * self._size[b])
+            return _Form.make({(k, b): scale for k in ks}, const)
+
+        # each latent group: its eps vector and bounds (linear forms, or tables)
+        gkeys = list(groups)
+        geps = {}
+        lin: dict[Any, tuple[_Form, _Form]] = {}
+        tab: dict[Any, tuple[_Form, np.ndarray, np.ndarray, int]] = {}
         for key in gkeys:
             ks = groups[key]
-            in_g = set(ks)
-            if len(ks) * 2 > len(allowed_b):  # complement is shorter
-                comp = {(k, b): -1 for k in allowed_b if k not in in_g}
-                gforms.append(_Form.make(comp, self._size[b]))
-            else:
-                gforms.append(_Form.make({(k, b): 1 for k in ks}))
             if key[0] == "single":
                 k = ks[0]
                 lk, uk = bounds[k]
-                base = int(n_lo[k])
-                lt = np.asarray(lk, dtype=np.int64)
-                ut = np.asarray(uk, dtype=np.int64)
-
-                def lf(n: np.ndarray, lt: np.ndarray = lt, base: int = base) -> np.ndarray:
-                    i = np.clip(n - base, 0, len(lt) - 1)
-                    return np.where((n - base >= 0) & (n - base < len(lt)), lt[i], 10**6)
-
-                def uf(n: np.ndarray, ut: np.ndarray = ut, base: int = base) -> np.ndarray:
-                    i = np.clip(n - base, 0, len(ut) - 1)
-                    return np.where((n - base >= 0) & (n - base < len(ut)), ut[i], -(10**6))
-
-                gfun.append((lf, uf))
-                geps.append(eps[:, k])
+                geps[key] = eps[:, k]
+                tab[key] = (
+                    _Form.make({(k, b): 1}),
+                    np.asarray(lk, dtype=np.int64),
+                    np.asarray(uk, dtype=np.int64),
+                    int(n_lo[k]),
+                )
             else:
                 ek, sl, su = key
+                geps[key] = np.asarray(ek, dtype=np.int64)
                 bl = sum(bounds[k][0][0] - sl * int(n_lo[k]) for k in ks)
                 bu = sum(bounds[k][1][0] - su * int(n_lo[k]) for k in ks)
-                gfun.append(
-                    (
-                        lambda n, sl=sl, bl=bl: sl * n + bl,
-                        lambda n, su=su, bu=bu: su * n + bu,
-                    )
-                )
-                geps.append(np.asarray(ek, dtype=np.int64))
-        G = len(gkeys)
-        independent = all(not e.any() for e in geps)
+                lin[key] = (count_form(ks, sl, bl), count_form(ks, su, bu))
+        dep = [g for g in gkeys if np.any(geps[g] != 0)]
+        slack = [g for g in gkeys if g not in dep]
+        # the slack groups enter only through the total: add their bounds up
+        s_lin = [g for g in slack if g in lin]
+        s_tab = [g for g in slack if g in tab]
+        slack_l = _sum_forms([lin[g][0] for g in s_lin])
+        slack_u = _sum_forms([lin[g][1] for g in s_lin])
         preds: list[_Pred] = list(rest)
-        if independent:
-            # old constraints do not see the split: rewrite them, add Hall's condition
+        if not dep and not s_tab:
+            # the old constraints do not see the split: rewrite them; Hall's
+            # condition on the total is two linear constraints
             pos = 0
             for p in touched:
-                nf = tuple(new_forms[pos : pos + len(p.forms)])
+                preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
                 pos += len(p.forms)
-                preds.append(_Pred(nf, p.low, p.table))
-            all_forms = tuple(gforms) + (f_forced,)
+            low_side = _sum_forms([slack_l, f_forced])
+            up_side = _sum_forms([slack_u, f_forced])
+            preds.append(_interval_pred(low_side, -(10**6), size_a))
+            preds.append(_interval_pred(up_side, size_a, 10**6))
+            self._preds = preds
+            return
+        # constraints that see the split are joined with it; the others are rewritten
+        pos = 0
+        joined: list[tuple[_Pred, int, int]] = []
+        jforms: list[_Form] = []
+        E_rows: list[np.ndarray] = []
+        for p in touched:
+            nf = new_forms[pos : pos + len(p.forms)]
+            rows = eps[pos : pos + len(p.forms)]
+            pos += len(p.forms)
+            sees = any(np.any(rows[:, groups[g]] != 0) for g in dep)
+            if sees:
+                joined.append((p, len(jforms), len(jforms) + len(nf)))
+                jforms.extend(nf)
+                E_rows.extend(
+                    np.asarray([geps[g][pos - len(p.forms) + i] for g in dep], dtype=np.int64)
+                    for i in range(len(nf))
+                )
+            else:
+                preds.append(_Pred(tuple(nf), p.low, p.table))
+        D = len(dep)
+        E = np.asarray(E_rows, dtype=np.int64).reshape(len(jforms), D)
+        F0 = len(jforms)
+        # bound forms of the dependent groups, then the slack and the total
+        bforms: list[_Form] = []
+        for g in dep:
+            if g in lin:
+                bforms.extend(lin[g])
+            else:
+                bforms.append(tab[g][0])
+        stabs = [tab[g] for g in s_tab]
+        for t in stabs:
+            bforms.append(t[0])
+        all_forms = tuple(jforms) + tuple(bforms) + (slack_l, slack_u, f_forced)
+        big = 10**6
 
-            def hall(vals: np.ndarray) -> np.ndarray:
-                tot_l = np.zeros(len(vals), dtype=np.int64)
-                tot_u = np.zeros(len(vals), dtype=np.int64)
-                for g in range(G):
-                    tot_l += gfun[g][0](vals[:, g])
-                    tot_u += gfun[g][1](vals[:, g])
-                target = size_a - vals[:, G]
-                return (tot_l <= target) & (target <= tot_u)
+        def tab_bounds(
+            t: tuple[_Form, np.ndarray, np.ndarray, int], n: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray]:
+            _, lt, ut, base = t
+            i = n - base
+            ok = (i >= 0) & (i < len(lt))
+            ic = np.clip(i, 0, len(lt) - 1)
+            return np.where(ok, lt[ic], big), np.where(ok, ut[ic], -big)
 
-            pred = self._table_pred(all_forms, hall)
-            if pred is not None:
-                preds.append(pred)
-        else:
-            all_forms = tuple(new_forms) + tuple(gforms) + (f_forced,)
-            slices = []
-            pos = 0
-            for p in touched:
-                slices.append((p, pos, pos + len(p.forms)))
-                pos += len(p.forms)
-            E = np.stack(geps, axis=1) if G else np.zeros((F, 0), dtype=np.int64)
-
-            def exists(vals: np.ndarray) -> np.ndarray:
-                S = len(vals)
-                L = np.stack([gfun[g][0](vals[:, F + g]) for g in range(G)], axis=1)
-                U = np.stack([gfun[g][1](vals[:, F + g]) for g in range(G)], axis=1)
-                target = size_a - vals[:, F + G]
-                ok = np.zeros(S, dtype=bool)
-                lmin = np.maximum(L.min(axis=0), 0) if S else np.zeros(G, dtype=np.int64)
-                umax = np.minimum(U.max(axis=0), size_a) if S else np.zeros(G, dtype=np.int64)
-                ranges = [range(int(lmin[g]), int(umax[g]) + 1) for g in range(G - 1)]
-                for xs in itertools.product(*ranges):
-                    x = np.zeros((S, G), dtype=np.int64)
-                    if G > 1:
-                        x[:, : G - 1] = np.asarray(xs, dtype=np.int64)
-                    x[:, G - 1] = target - x[:, : G - 1].sum(axis=1)
-                    idx = np.flatnonzero(np.all((L <= x) & (x <= U), axis=1) & ~ok)
-                    if not idx.size:
-                        continue
-                    base = vals[idx, :F] + x[idx] @ E.T
-                    acc = np.ones(len(idx), dtype=bool)
-                    for p, s0, s1 in slices:
-                        acc &= p.accept(base[:, s0:s1])
-                    ok[idx[acc]] = True
+        def exists(vals: np.ndarray) -> np.ndarray:
+            S = len(vals)
+            col = F0
+            Ls, Us = [], []
+            for g in dep:
+                if g in lin:
+                    Ls.append(vals[:, col])
+                    Us.append(vals[:, col + 1])
+                    col += 2
+                else:
+                    lo_g, up_g = tab_bounds(tab[g], vals[:, col])
+                    Ls.append(lo_g)
+                    Us.append(up_g)
+                    col += 1
+            sl = np.zeros(S, dtype=np.int64)
+            su = np.zeros(S, dtype=np.int64)
+            for t in stabs:
+                lo_g, up_g = tab_bounds(t, vals[:, col])
+                sl += lo_g
+                su += up_g
+                col += 1
+            sl = sl + vals[:, col]
+            su = su + vals[:, col + 1]
+            target = size_a - vals[:, col + 2]
+            Lm = np.stack(Ls, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
+            Um = np.stack(Us, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
+            ok = np.zeros(S, dtype=bool)
+            if S == 0:
                 return ok
+            ranges = [
+                range(max(0, int(Lm[:, d].min())), min(size_a, int(Um[:, d].max())) + 1)
+                for d in range(D)
+            ]
+            for xs in itertools.product(*ranges):
+                x = np.asarray(xs, dtype=np.int64)
+                rest_x = target - int(x.sum())
+                good = np.all((Lm <= x) & (x <= Um), axis=1) & (sl <= rest_x) & (rest_x <= su) & ~ok
+                idx = np.flatnonzero(good)
+                if not idx.size:
+                    continue
+                base = vals[idx, :F0] + (E @ x)[None, :]
+                acc = np.ones(len(idx), dtype=bool)
+                for p, s0, s1 in joined:
+                    acc &= p.accept(base[:, s0:s1])
+                ok[idx[acc]] = True
+            return ok
 
-            pred = self._table_pred(all_forms, exists)
-            if pred is not None:
-                preds.append(pred)
+        pred = self._table_pred(all_forms, exists)
+        if pred is not None:
+            preds.append(pred)
         self._preds = preds
 
     def _form_range(self, f: _Form) -> tuple[int, int]:
@@ -802,11 +858,27 @@ class DealKnowledge:
     def _table_pred(
         self, forms: tuple[_Form, ...], fn: Callable[[np.ndarray], np.ndarray]
     ) -> _Pred | None:
-        """Tabulate ``fn`` over the box of the forms' possible values (None if always true)."""
+        """Tabulate ``fn`` over the possible values of the forms (None if always true).
+
+        Forms with the same cells share one axis (their values differ by a
+        constant); axes the result does not depend on are dropped.
+        """
         folded = [self._fold(f) for f in forms]
-        ranges = [self._form_range(f) for f in folded]
+        index: dict[tuple[tuple[int, int, int], ...], int] = {}
+        ubase: list[int] = []
+        ucoef: list[tuple[tuple[int, int, int], ...]] = []
+        mapping: list[tuple[int, int]] = []
+        for f in folded:
+            u = index.get(f.coef)
+            if u is None:
+                u = index[f.coef] = len(ubase)
+                ubase.append(f.offset)
+                ucoef.append(f.coef)
+            mapping.append((u, f.offset - ubase[u]))
+        uforms = [_Form(c, o) for c, o in zip(ucoef, ubase, strict=True)]
+        ranges = [self._form_range(f) for f in uforms]
         shape = tuple(hi - lo + 1 for lo, hi in ranges)
-        if any(s <= 0 for s in shape):
+        if any(x <= 0 for x in shape):
             raise self._fail("a joint constraint")
         size = int(np.prod(shape, dtype=np.int64)) if shape else 1
         if size > 4_000_000:
@@ -814,31 +886,66 @@ class DealKnowledge:
                 "the joint constraint on this location is too large to tabulate "
                 f"({size} value combinations)"
             )
-        grids = np.indices(shape).reshape(len(shape), -1).T + np.asarray(
+        grid = np.indices(shape).reshape(len(shape), -1).T + np.asarray(
             [lo for lo, _ in ranges], dtype=np.int64
         )
-        ok = (
-            fn(grids.astype(np.int64)).reshape(shape)
-            if shape
-            else np.asarray(fn(np.zeros((1, 0), np.int64)))
-        )
+        grid = grid.reshape(size, len(shape)).astype(np.int64)
+        vals = np.stack([grid[:, u] + d for u, d in mapping], axis=1) if mapping else grid
+        ok = np.asarray(fn(vals), dtype=bool).reshape(shape)
         if ok.all():
             return None
         if not ok.any():
             raise self._fail("a joint constraint")
-        return self._shrink(_Pred(tuple(folded), tuple(lo for lo, _ in ranges), ok))
+        keep = []
+        for d in range(ok.ndim):
+            first = np.take(ok, [0], axis=d)
+            if not (ok == first).all():
+                keep.append(d)
+        for d in reversed(range(ok.ndim)):
+            if d not in keep:
+                ok = np.take(ok, 0, axis=d)
+        pred = _Pred(tuple(uforms[d] for d in keep), tuple(ranges[d][0] for d in keep), ok)
+        return self._shrink(pred)
 
     def _fold(self, f: _Form) -> _Form:
-        """Move cells whose count is known into the offset."""
+        """Canonical form: known cells in the offset, each column written shortest.
+
+        The cells of a column with unknown counts always add up to the same
+        number (the location's size minus its known cards), so a column's
+        most common coefficient can be moved into the offset; a form covering
+        a whole column becomes a constant.
+        """
         fixed = self._lo == self._hi
         off = f.offset
-        keep = []
+        by_col: dict[int, dict[int, int]] = {}
         for k, ll, c in f.coef:
             if fixed[k, ll]:
                 off += c * int(self._lo[k, ll])
             else:
-                keep.append((k, ll, c))
-        return _Form(tuple(keep), off)
+                col = by_col.setdefault(ll, {})
+                col[k] = col.get(k, 0) + c
+        keep: list[tuple[int, int, int]] = []
+        for ll, col in by_col.items():
+            var = np.flatnonzero(~fixed[:, ll])
+            n_var = len(var)
+            counts: dict[int, int] = {}
+            for c in col.values():
+                counts[c] = counts.get(c, 0) + 1
+            zeros = n_var - len(col)
+            best, best_n = 0, zeros
+            for c, n in counts.items():
+                if n > best_n:
+                    best, best_n = c, n
+            if best:
+                s_l = self._size[ll] - int(self._lo[fixed[:, ll], ll].sum())
+                off += best * s_l
+                for k in var.tolist():
+                    c = col.get(k, 0) - best
+                    if c:
+                        keep.append((k, ll, c))
+            else:
+                keep.extend((k, ll, c) for k, c in col.items() if c)
+        return _Form(tuple(sorted(keep)), off)
 
     def _shrink(self, p: _Pred) -> _Pred | None:
         """Restrict a table to the possible values; drop forms that are constant."""
@@ -1410,9 +1517,12 @@ class _Engine:
             w_e = w[p_idx] * ow[o_idx]
             m_e = mom[p_idx] * ow[o_idx][:, None, None]
             m_e[:, i, :] = m_e[:, i, :] + w_e[:, None] * opt_arr[o_idx]
-            keys = np.concatenate([a_e, f_e], axis=1)
-            uniq, child = np.unique(keys, axis=0, return_inverse=True)
-            child = child.reshape(-1)
+            if i == 0 and nk == 1 and F == 0:
+                uniq = a_e
+                child = np.arange(len(a_e))
+            else:
+                keys = np.concatenate([a_e, f_e], axis=1)
+                uniq, child = _unique_rows(keys)
             n_new = len(uniq)
             w_new = np.zeros(n_new, dtype=dt)
             m_new = np.zeros((n_new, nk, La), dtype=dt)
@@ -1441,8 +1551,7 @@ class _Engine:
         keycols = alloc[fin]
         if qcol is not None:
             keycols = np.concatenate([keycols, fv[fin, qcol : qcol + 1]], axis=1)
-        uniq, term = np.unique(keycols, axis=0, return_inverse=True)
-        term = term.reshape(-1)
+        uniq, term = _unique_rows(keycols)
         T = len(uniq)
         tw = np.zeros(T, dtype=dt)
         tm = np.zeros((T, nk, La), dtype=dt)
@@ -1731,6 +1840,22 @@ class _Engine:
             opts[i] = opt_arr[o_idx[e]]
             state = p_idx[e]
         return opts
+
+
+def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, axis=0, return_inverse=True)`` through one integer per row."""
+    n, d = keys.shape
+    if d == 0:
+        return keys[:1], np.zeros(n, dtype=np.int64)
+    lo = keys.min(axis=0)
+    span = keys.max(axis=0) - lo + 1
+    if float(np.prod(span.astype(np.float64))) < 2**62:
+        mult = np.cumprod(np.concatenate([[1], span[:-1]])).astype(np.int64)
+        code = (keys - lo) @ mult
+        u, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        return keys[first], inv.reshape(-1)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    return uniq, inv.reshape(-1)
 
 
 def _categorical(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
