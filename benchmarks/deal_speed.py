@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import table, timed  # noqa: E402
 
+import games.deal as deal_mod  # noqa: E402
 from games.cards import Deck  # noqa: E402
 from games.deal import DealKnowledge, DealState  # noqa: E402
 
@@ -94,20 +95,34 @@ def bs_state(seed: int = 3) -> DealKnowledge:
     return st.knowledge("p0")
 
 
+def clear_caches(k: DealKnowledge) -> None:
+    """Forget every cached computation (per object and module-wide)."""
+    k._cache.clear()
+    deal_mod._SINGLE_CACHE.clear()
+    deal_mod._kind_options.cache_clear()
+    deal_mod._compositions.cache_clear()
+
+
 def main() -> None:
     st, n = midgame_state()
     k = st.knowledge("p0")
     rows = []
 
-    def fresh_marginals() -> object:
+    def cold_marginals() -> object:
+        clear_caches(k)
+        return k.marginals()
+
+    def warm_marginals() -> object:
         k._cache.clear()
         return k.marginals()
 
-    t, _ = timed(fresh_marginals, repeat=20)
-    rows.append(("52x5 marginals, from scratch", f"{t * 1000:.2f} ms", "target <= 5 ms"))
+    t, _ = timed(cold_marginals, repeat=20)
+    rows.append(("52x5 marginals, cold caches", f"{t * 1000:.2f} ms", "target <= 5 ms"))
+    t, _ = timed(warm_marginals, repeat=20)
+    rows.append(("52x5 marginals, block cache warm", f"{t * 1000:.2f} ms", ""))
 
     def fresh_count() -> object:
-        k._cache.clear()
+        clear_caches(k)
         return k.count()
 
     t, c = timed(fresh_count, repeat=5)
@@ -125,7 +140,7 @@ def main() -> None:
     kb = bs_state()
 
     def bs_marg() -> object:
-        kb._cache.clear()
+        clear_caches(kb)
         return kb.marginals()
 
     t, _ = timed(bs_marg, repeat=10)

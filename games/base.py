@@ -30,6 +30,7 @@ __all__ = [
     "TERMINAL",
     "ALL",
     "Observation",
+    "LazyActions",
     "Game",
     "State",
     "Bot",
@@ -103,6 +104,18 @@ def _show(v: Any) -> str:
     if isinstance(v, tuple | list):
         return "[" + ",".join(_show(x) for x in v) + "]"
     return str(v)
+
+
+class LazyActions(Sequence[int]):
+    """A sorted, duplicate-free sequence of legal actions computed on demand.
+
+    Games whose legal actions are too many to list every turn (every subset
+    of a hand) return one from ``_legal_actions``; :meth:`State.legal_actions`
+    passes it on unchanged.  Subclasses implement ``__len__``,
+    ``__getitem__`` (the i-th smallest action) and ``__contains__``.
+    """
+
+    __slots__ = ()
 
 
 class Game(ABC):
@@ -197,7 +210,10 @@ class State(ABC):
             return sorted(a for a, _ in self._chance_outcomes())
         if player is not None and player != cur:
             return []
-        return sorted(set(self._legal_actions(cur)))
+        acts = self._legal_actions(cur)
+        if isinstance(acts, LazyActions):
+            return acts  # type: ignore[return-value]
+        return sorted(set(acts))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(action, probability)`` pairs at a chance node."""

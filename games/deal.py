@@ -71,6 +71,7 @@ True
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -167,6 +168,14 @@ def _interval_pred(form: _Form, lo: int, hi: int) -> _Pred:
     return _Pred((form,), (lo,), np.ones(hi - lo + 1, dtype=bool))
 
 
+class _TooLarge(Exception):
+    """A joint constraint would exceed the table budget; ``pred`` is the one to drop."""
+
+    def __init__(self, pred: _Pred | None):
+        super().__init__("constraint table too large")
+        self.pred = pred
+
+
 # ================================================================ knowledge
 class DealKnowledge:
     """What one agent knows about where the cards of a deck are.
@@ -221,6 +230,10 @@ class DealKnowledge:
         self._hi = np.zeros((K, 0), dtype=np.int64)
         self._preds: list[_Pred] = []
         self._cache: dict[Any, Any] = {}
+        #: Largest joint-constraint table a merge may build (value combinations).
+        self.max_table = 20_000
+        #: How many joint constraints were dropped to respect :attr:`max_table`.
+        self.relaxations = 0
         total = 0
         for loc, n in sizes.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -249,6 +262,16 @@ class DealKnowledge:
         self._lo = np.hstack([self._lo, np.zeros((K, 1), dtype=np.int64)])
         self._hi = np.hstack([self._hi, np.zeros((K, 1), dtype=np.int64)])
         return self._li[name]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the knowledge is exact (no constraint was ever dropped).
+
+        Long histories of face-down moves out of partly known hands (BS) can
+        create joint constraints larger than :attr:`max_table`; the knowledge
+        then keeps a sound superset of the possible deals.
+        """
+        return self.relaxations == 0
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -588,6 +611,40 @@ class DealKnowledge:
         self._size[a] = 0
 
     def _merge(self, a: int, b: int) -> None:
+        """Merge ``a`` into ``b``; relax soundly if the exact constraint is too large.
+
+        When the joint constraint would need more than :attr:`max_table`
+        value combinations, the largest old constraint it would join is
+        dropped (the possible deals become a superset: whatever is known
+        stays true) and :attr:`exact` turns False.
+        """
+        while True:
+            saved = (
+                self._lo[:, [a, b]].copy(),
+                self._hi[:, [a, b]].copy(),
+                list(self._size),
+                list(self._preds),
+            )
+            try:
+                self._merge_once(a, b)
+                return
+            except _TooLarge as big:
+                self._lo[:, [a, b]] = saved[0]
+                self._hi[:, [a, b]] = saved[1]
+                self._size = saved[2]
+                self._preds = saved[3]
+                victim = big.pred
+                if victim is None:
+                    touched = [p for p in self._preds if p.touches([a, b])]
+                    if not touched:
+                        raise InvalidParameterError(
+                            "a merge needs a constraint table larger than max_table"
+                        ) from None
+                    victim = max(touched, key=lambda p: p.table.size)
+                self._preds = [p for p in self._preds if p is not victim]
+                self.relaxations += 1
+
+    def _merge_once(self, a: int, b: int) -> None:
         """Exact projection of "all cards of ``a`` join ``b``" onto the merged deal.
 
         Let ``x_k`` be the unobservable number of copies of kind ``k`` that came
@@ -618,8 +675,11 @@ class DealKnowledge:
                     eps[i, k] -= c
                     cb[i, k] += c
         size_a = self._size[a]
+        size_b = self._size[b]
         n_lo = lo[:, a] + lo[:, b]
         n_hi = np.minimum(cp, hi[:, a] + hi[:, b])
+        sum_lo_a, sum_lo_b = int(lo[:, a].sum()), int(lo[:, b].sum())
+        row_lo = [int(x) for x in lo.sum(axis=1)]
         # forced kinds: x_k = alpha*n' + beta
         f_alpha = np.zeros(K, dtype=np.int64)
         f_beta = np.zeros(K, dtype=np.int64)
@@ -631,6 +691,15 @@ class DealKnowledge:
             if not vals:
                 raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
             la, ha, lb, hb = int(lo[k, a]), int(hi[k, a]), int(lo[k, b]), int(hi[k, b])
+            # an upper bound no smaller than the location's size is implied by
+            # the sizes (the x_k add up to size_a, the rest to size_b)
+            # (so is one no smaller than the size minus the other kinds' minimums,
+            # or than the copies not known to be elsewhere): lower bounds are kept
+            big_k = int(cp[k]) + 1
+            if ha >= min(size_a - (sum_lo_a - la), int(cp[k]) - (row_lo[k] - la)):
+                ha = big_k
+            if hb >= min(size_b - (sum_lo_b - lb), int(cp[k]) - (row_lo[k] - lb)):
+                hb = big_k
             lk = [max(la, v - hb) for v in vals]
             uk = [min(ha, v - lb) for v in vals]
             if lk == uk and _linear(vals, lk) is not None:
@@ -711,11 +780,57 @@ class DealKnowledge:
                 lin[key] = (count_form(ks, sl, bl), count_form(ks, su, bu))
         dep = [g for g in gkeys if np.any(geps[g] != 0)]
         slack = [g for g in gkeys if g not in dep]
-        # the slack groups enter only through the total: add their bounds up
-        s_lin = [g for g in slack if g in lin]
-        s_tab = [g for g in slack if g in tab]
-        slack_l = _sum_forms([lin[g][0] for g in s_lin])
-        slack_u = _sum_forms([lin[g][1] for g in s_lin])
+        # the slack groups enter only through the total: add their bounds up.
+        # A side of Hall's condition that cannot bind (judged from ranges) is
+        # left out; a binding side with a bound that is not linear in the
+        # group's count is dropped soundly (the knowledge is then not exact).
+        t_lo, t_hi = self._form_range(self._fold(f_forced))
+        t_min, t_max = size_a - t_hi, size_a - t_lo
+        dep_umax = sum(min(size_a, int(max(_gmax(g, groups, bounds, 1)))) for g in dep)
+        s_lmax = sum(max(_gmax(g, groups, bounds, 0)) for g in slack)
+        s_umin = sum(min(_gmax(g, groups, bounds, 1, lowest=True)) for g in slack)
+        lower_free = s_lmax <= t_min - dep_umax
+        upper_free = s_umin >= t_max
+        l_parts: list[_Form] = []
+        u_parts: list[_Form] = []
+        s_tab: list[Any] = []
+        for g in slack:
+            if g in lin:
+                l_parts.append(lin[g][0])
+                u_parts.append(lin[g][1])
+                continue
+            k = groups[g][0]
+            lk, uk = bounds[k]
+            vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
+            ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+            if (ll_ is None and not lower_free) or (ul_ is None and not upper_free):
+                s_tab.append(g)  # bounds read from tables, one axis per such kind
+                continue
+            if ll_ is not None:
+                l_parts.append(_Form.make({(k, b): ll_[0]} if ll_[0] else {}, ll_[1]))
+            if ul_ is not None:
+                u_parts.append(_Form.make({(k, b): ul_[0]} if ul_[0] else {}, ul_[1]))
+        if s_tab and not dep:
+            probe = [tab[g][0] for g in s_tab] + l_parts + u_parts + [f_forced]
+            if self._box_size(probe) > self.max_table:
+                # too many kinds with such bounds: drop their side soundly
+                self.relaxations += 1
+                for g in s_tab:
+                    k = groups[g][0]
+                    lk, uk = bounds[k]
+                    vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
+                    ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+                    if ll_ is not None:
+                        l_parts.append(_Form.make({(k, b): ll_[0]} if ll_[0] else {}, ll_[1]))
+                    else:
+                        lower_free = True
+                    if ul_ is not None:
+                        u_parts.append(_Form.make({(k, b): ul_[0]} if ul_[0] else {}, ul_[1]))
+                    else:
+                        upper_free = True
+                s_tab = []
+        slack_l = _sum_forms(l_parts) if not lower_free else _Form((), 0)
+        slack_u = _sum_forms(u_parts) if not upper_free else _Form((), 10**5)
         preds: list[_Pred] = list(rest)
         if not dep and not s_tab:
             # the old constraints do not see the split: rewrite them; Hall's
@@ -724,10 +839,10 @@ class DealKnowledge:
             for p in touched:
                 preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
                 pos += len(p.forms)
-            low_side = _sum_forms([slack_l, f_forced])
-            up_side = _sum_forms([slack_u, f_forced])
-            preds.append(_interval_pred(low_side, -(10**6), size_a))
-            preds.append(_interval_pred(up_side, size_a, 10**6))
+            if not lower_free:
+                preds.append(_interval_pred(_sum_forms([slack_l, f_forced]), -(10**6), size_a))
+            if not upper_free:
+                preds.append(_interval_pred(_sum_forms([slack_u, f_forced]), size_a, 10**6))
             self._preds = preds
             return
         # constraints that see the split are joined with it; the others are rewritten
@@ -821,10 +936,27 @@ class DealKnowledge:
                 ok[idx[acc]] = True
             return ok
 
+        if self._box_size(all_forms) > self.max_table:
+            raise _TooLarge(
+                max((j[0] for j in joined), key=lambda p: p.table.size) if joined else None
+            )
         pred = self._table_pred(all_forms, exists)
         if pred is not None:
             preds.append(pred)
         self._preds = preds
+
+    def _box_size(self, forms: Iterable[_Form]) -> int:
+        """Value combinations of the distinct forms (after folding)."""
+        seen: dict[tuple[tuple[int, int, int], ...], int] = {}
+        for f in forms:
+            g = self._fold(f)
+            if g.coef not in seen:
+                lo_v, hi_v = self._form_range(g)
+                seen[g.coef] = hi_v - lo_v + 1
+        size = 1
+        for n in seen.values():
+            size *= max(n, 1)
+        return size
 
     def _form_range(self, f: _Form) -> tuple[int, int]:
         """Bounds of a form's value from the cell bounds (ignoring joint constraints)."""
@@ -881,11 +1013,8 @@ class DealKnowledge:
         if any(x <= 0 for x in shape):
             raise self._fail("a joint constraint")
         size = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        if size > 4_000_000:
-            raise InvalidParameterError(
-                "the joint constraint on this location is too large to tabulate "
-                f"({size} value combinations)"
-            )
+        if size > self.max_table:
+            raise _TooLarge(None)
         grid = np.indices(shape).reshape(len(shape), -1).T + np.asarray(
             [lo for lo, _ in ranges], dtype=np.int64
         )
@@ -1255,6 +1384,18 @@ class DealKnowledge:
         return out
 
 
+def _gmax(
+    g: Any,
+    groups: Mapping[Any, list[int]],
+    bounds: Mapping[int, tuple[list[int], list[int]]],
+    side: int,
+    lowest: bool = False,
+) -> list[int]:
+    """Largest (or smallest) value of a group's lower (0) or upper (1) bound, as a 1-list."""
+    pick = min if lowest else max
+    return [sum(pick(bounds[k][side]) for k in groups[g])]
+
+
 def _linear(xs: Sequence[int], ys: Sequence[int]) -> tuple[int, int] | None:
     """``(a, b)`` with ``y = a*x + b`` on all points (integers), or None."""
     if len(xs) == 1:
@@ -1267,7 +1408,8 @@ def _linear(xs: Sequence[int], ys: Sequence[int]) -> tuple[int, int] | None:
 
 
 # ================================================================== engine
-def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
+@functools.lru_cache(maxsize=4096)
+def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def rec(i: int, left: int, acc: list[int]) -> None:
@@ -1284,6 +1426,40 @@ def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
         return [()] if total == 0 else []
     rec(0, total, [])
     return out
+
+
+_SINGLE_CACHE: dict[Any, Any] = {}
+
+
+@functools.lru_cache(maxsize=20000)
+def _kind_options(
+    r: int,
+    copies: int,
+    lo_row: tuple[int, ...],
+    act_l: tuple[int, ...],
+    cap: tuple[int, ...],
+    exact: bool,
+    distinct: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Residual allocations of one kind and their weights ``copies!/prod (lo+m)!``."""
+    La = len(act_l)
+    comps = _compositions(r, cap)
+    arr = np.asarray(comps, dtype=np.int64).reshape(len(comps), La)
+    if distinct:
+        w: list[Any] = [1 if exact else 1.0] * len(comps)
+    else:
+        base = math.factorial(copies)
+        fixed_den = 1
+        for ll, x in enumerate(lo_row):
+            if ll not in act_l:
+                fixed_den *= math.factorial(x)
+        w = []
+        for c in comps:
+            den = fixed_den
+            for j, ll in enumerate(act_l):
+                den *= math.factorial(lo_row[ll] + c[j])
+            w.append(base // den if exact else base / den)
+    return arr, np.asarray(w, dtype=object if exact else np.float64)
 
 
 class _Block:
@@ -1360,29 +1536,11 @@ class _Engine:
                         w_k //= math.factorial(int(x))
                     self.fixed *= w_k
             self.log_fixed = math.log(self.fixed)
-        # kind options
-        self.opts: dict[int, np.ndarray] = {}
-        self.ow: dict[int, np.ndarray] = {}
-        one: Any = 1 if exact else 1.0
-        for k in act_k:
-            comps = _compositions(int(r[k]), [int(c) for c in capA[k]])
-            arr = np.asarray(comps, dtype=np.int64).reshape(len(comps), La)
-            self.opts[k] = arr
-            if distinct:
-                w = [one] * len(comps)
-            else:
-                fl = [math.factorial(int(x)) for x in lo[k]]
-                base = math.factorial(int(copies[k]))
-                w = []
-                for c in comps:
-                    den = 1
-                    for j, ll in enumerate(act_l):
-                        den *= math.factorial(int(lo[k, ll]) + c[j])
-                    for ll in range(L):
-                        if ll not in act_l:
-                            den *= fl[ll]
-                    w.append(base // den if exact else base / den)
-            self.ow[k] = np.asarray(w, dtype=object if exact else np.float64)
+        # kind options (computed when a block needs them)
+        self._lo_full = lo
+        self._capA = capA
+        self._r = r
+        self._opt_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # constraints restricted to the residual variables
         lpos = {ll: i for i, ll in enumerate(act_l)}
         folded: list[tuple[_Pred, list[int], list[dict[int, np.ndarray]]]] = []
@@ -1436,12 +1594,13 @@ class _Engine:
         # terminal free class
         free_groups: dict[tuple[int, ...], list[int]] = {}
         for k in act_k:
-            if k in linked or lo[k].any():
+            if k in linked or (La and lo[k, act_l].any()):
                 continue
-            if distinct and copies[k] > 1:
+            if distinct and r[k] > 1:
                 continue
             row = capA[k]
-            if all(c == 0 or c >= r[k] for c in row):
+            # a cap no smaller than the location's unknown cards is implied by its size
+            if all(c == 0 or c >= min(r[k], s_act[i]) for i, c in enumerate(row)):
                 free_groups.setdefault(tuple(int(c > 0) for c in row), []).append(k)
         self.free: list[int] = []
         self.free_mask: tuple[int, ...] = ()
@@ -1450,6 +1609,16 @@ class _Engine:
             self.free = free_groups[best]
             self.free_mask = best
         free_set = set(self.free)
+        self.r = r
+        if not distinct:
+            # weights of free kinds: copies!/(known factorials * r!) times a multinomial
+            inactive = [x for x in range(L) if x not in act_l]
+            for k in self.free:
+                c = math.factorial(int(copies[k])) // math.factorial(int(r[k]))
+                for x in inactive:
+                    c //= math.factorial(int(lo[k, x]))
+                self.fixed *= c
+            self.log_fixed = math.log(self.fixed)
         # blocks
         self.blocks: list[_Block] = []
         self.query_block: int | None = None
@@ -1461,12 +1630,14 @@ class _Engine:
                 self.zero = True
                 continue
             if blk.qv is not None:
-                self.query_block = len(self.blocks)
-            self.blocks.append(blk)
+                self.query_block = 0
+                self.blocks.insert(0, blk)
+            else:
+                self.blocks.append(blk)
         for k in act_k:
             if k in linked or k in free_set:
                 continue
-            blk = self._enumerate([k], [], None)
+            blk = self._single(k)
             if blk is None:
                 self.zero = True
                 continue
@@ -1474,6 +1645,61 @@ class _Engine:
         self._run()
 
     # ------------------------------------------------------------ enumeration
+    def _options(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        got = self._opt_cache.get(k)
+        if got is None:
+            got = _kind_options(
+                int(self._r[k]),
+                int(self.copies[k]),
+                tuple(int(x) for x in self._lo_full[k]),
+                tuple(self.act_l),
+                tuple(int(c) for c in self._capA[k]),
+                self.exact,
+                self.distinct,
+            )
+            self._opt_cache[k] = got
+        return got
+
+    def _single(self, k: int) -> _Block | None:
+        """Block of one kind without joint constraints (cached across engines)."""
+        key = (
+            int(self._r[k]),
+            int(self.copies[k]),
+            tuple(int(x) for x in self._lo_full[k]),
+            tuple(self.act_l),
+            tuple(int(c) for c in self._capA[k]),
+            tuple(int(x) for x in self.s_act),
+            self.exact,
+            self.distinct,
+        )
+        blk = _SINGLE_CACHE.get(key)
+        if blk is None:
+            opt_arr, ow = self._options(k)
+            ok = np.all(opt_arr <= self.s_act, axis=1) if self.La else np.ones(len(opt_arr), bool)
+            if not ok.any():
+                return None
+            idx = np.flatnonzero(ok)
+            blk = _Block()
+            blk.kinds = [k]
+            blk.allocs = opt_arr[idx]
+            blk.w = ow[idx]
+            blk.mom = (blk.allocs * blk.w[:, None])[:, None, :]
+            n = len(idx)
+            stage = (np.zeros(n, np.int64), idx, np.arange(n), blk.w, opt_arr)
+            blk.stages = [stage]
+            blk.final = (np.arange(n), np.asarray(blk.w, dtype=np.float64))
+            blk.term_of_final = np.arange(n)
+            if len(_SINGLE_CACHE) > 20000:
+                _SINGLE_CACHE.clear()
+            _SINGLE_CACHE[key] = blk
+        if blk.kinds != [k]:
+            copy_blk = _Block()
+            for attr in _Block.__slots__:
+                setattr(copy_blk, attr, getattr(blk, attr))
+            copy_blk.kinds = [k]
+            return copy_blk
+        return blk
+
     def _enumerate(
         self,
         ks: list[int],
@@ -1495,8 +1721,7 @@ class _Engine:
         stages = []
         s_act = self.s_act
         for i, k in enumerate(ks):
-            opt_arr = self.opts[k]
-            ow = self.ow[k]
+            opt_arr, ow = self._options(k)
             ofv = np.zeros((len(opt_arr), F), dtype=np.int64)
             col = 0
             for q, contrib in cons:
@@ -1594,7 +1819,7 @@ class _Engine:
         term = zero_t.copy()
         ls_term = 0.0
         if self.free:
-            total = sum(int(self.copies[k]) for k in self.free)
+            total = sum(int(self.r[k]) for k in self.free)
             grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
             v = self.s_act[:, None] - grids
             if La:
@@ -1624,11 +1849,14 @@ class _Engine:
             idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
             term[idx] = 1 if exact else 1.0
         self.shifts = []
+        self._slice_cache: dict[tuple[int, ...], tuple[Any, Any]] = {}
+        self.slc: list[list[tuple[Any, Any]]] = []
         for blk in self.blocks:
             a = blk.allocs.copy()
             if La:
                 a[:, self.elim] = 0
             self.shifts.append(a)
+            self.slc.append([self._slices_cached(sh) for sh in a])
         B = len(self.blocks)
         betas = [zero_t] * (B + 1)
         betas[B], ls = self._scale(term)
@@ -1637,9 +1865,7 @@ class _Engine:
             nxt = betas[b + 1]
             cur = zero_t.copy()
             blk = self.blocks[b]
-            for t in range(len(blk.w)):
-                sh = self.shifts[b][t]
-                src, dst = self._slices(sh)
+            for t, (src, dst) in enumerate(self.slc[b]):
                 if src is None:
                     continue
                 cur[dst] += blk.w[t] * nxt[src]
@@ -1650,21 +1876,31 @@ class _Engine:
         z0 = betas[0][origin] if La else betas[0][()]
         self.Z = z0
         self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
-        alphas = [zero_t] * (B + 1)
-        a0 = zero_t.copy()
-        a0[origin] = 1 if exact else 1.0
-        alphas[0] = a0
-        for b in range(B):
-            cur = zero_t.copy()
-            prev = alphas[b]
-            blk = self.blocks[b]
-            for t in range(len(blk.w)):
-                src, dst = self._slices(self.shifts[b][t])
-                if src is None:
-                    continue
-                cur[src] += blk.w[t] * prev[dst]
-            alphas[b + 1], _ = self._scale(cur)
-        self.alphas = alphas
+        self._alphas: list[np.ndarray] | None = None
+        self._zero_t = zero_t
+
+    @property
+    def alphas(self) -> list[np.ndarray]:
+        """Forward tables (computed on first use)."""
+        if self._alphas is None:
+            La = self.La
+            zero_t = self._zero_t
+            B = len(self.blocks)
+            alphas = [zero_t] * (B + 1)
+            a0 = zero_t.copy()
+            a0[tuple(0 for _ in range(La))] = 1 if self.exact else 1.0
+            alphas[0] = a0
+            for b in range(B):
+                cur = zero_t.copy()
+                prev = alphas[b]
+                blk = self.blocks[b]
+                for t, (src, dst) in enumerate(self.slc[b]):
+                    if src is None:
+                        continue
+                    cur[src] += blk.w[t] * prev[dst]
+                alphas[b + 1], _ = self._scale(cur)
+            self._alphas = alphas
+        return self._alphas
 
     def _scale(self, t: np.ndarray) -> tuple[np.ndarray, float]:
         if self.exact or t.size == 0:
@@ -1673,6 +1909,13 @@ class _Engine:
         if m > 0 and (m > 1e100 or m < 1e-100):
             return t / m, math.log(m)
         return t, 0.0
+
+    def _slices_cached(self, sh: np.ndarray) -> tuple[Any, Any]:
+        key = tuple(sh.tolist())
+        got = self._slice_cache.get(key)
+        if got is None:
+            got = self._slice_cache[key] = self._slices(sh)
+        return got
 
     def _slices(self, sh: np.ndarray) -> tuple[Any, Any]:
         """Slices so that ``table[dst] = f(table[src])`` shifts by ``sh``: src = dst + sh."""
@@ -1704,11 +1947,22 @@ class _Engine:
     def _term_weights(self, b: int) -> np.ndarray:
         """Posterior weight of every term of block ``b`` (unnormalised)."""
         blk = self.blocks[b]
-        alpha, beta = self.alphas[b], self.betas[b + 1]
         exact = self.exact
+        beta = self.betas[b + 1]
         out = np.zeros(len(blk.w), dtype=object if exact else np.float64)
+        if b == 0:
+            # the forward table before the first block is a single 1 at the origin
+            for t in range(len(blk.w)):
+                src, _ = self.slc[b][t]
+                if src is None:
+                    out[t] = 0
+                    continue
+                idx = tuple(x.start for x in src)
+                out[t] = beta[idx] * blk.w[t]
+            return out
+        alpha = self.alphas[b]
         for t in range(len(blk.w)):
-            src, dst = self._slices(self.shifts[b][t])
+            src, dst = self.slc[b][t]
             if src is None:
                 out[t] = 0
                 continue
@@ -1753,11 +2007,11 @@ class _Engine:
                         res[k, ll] += contrib[i, j]
                         used[j] += contrib[i, j]
         if self.free:
-            tot = sum(int(self.copies[k]) for k in self.free)
+            tot = sum(int(self.r[k]) for k in self.free)
             for j, ll in enumerate(self.act_l):
                 rem = int(self.s_act[j]) - used[j]
                 for k in self.free:
-                    share = Fraction(int(self.copies[k]), tot) if exact else self.copies[k] / tot
+                    share = Fraction(int(self.r[k]), tot) if exact else self.r[k] / tot
                     res[k, ll] += rem * share
         return res
 
@@ -1810,10 +2064,10 @@ class _Engine:
         if self.free:
             rem = self.s_act[None, :] - u
             if La:
-                rem[:, self.elim] = sum(int(self.copies[k]) for k in self.free) - (
+                rem[:, self.elim] = sum(int(self.r[k]) for k in self.free) - (
                     rem.sum(axis=1) - rem[:, self.elim]
                 )
-            cards = np.asarray([k for k in self.free for _ in range(int(self.copies[k]))])
+            cards = np.asarray([k for k in self.free for _ in range(int(self.r[k]))])
             P = len(cards)
             order = np.argsort(rng.random((n, P)), axis=1)
             cum = np.cumsum(rem, axis=1)
@@ -2088,6 +2342,16 @@ class DealState:
             loc: tuple(sorted((self.deck.name(k) for k in ks), key=self.deck.index))
             for loc, ks in self._deal.items()
         }
+
+    @property
+    def exact(self) -> bool:
+        """Whether the knowledge is exact (no constraint was ever dropped).
+
+        Long histories of face-down moves out of partly known hands (BS) can
+        create joint constraints larger than :attr:`max_table`; the knowledge
+        then keeps a sound superset of the possible deals.
+        """
+        return self.relaxations == 0
 
     @property
     def locations(self) -> tuple[str, ...]:

@@ -230,6 +230,7 @@ def _check(seed):
     for a in agents:
         kn = state.knowledge(a)
         worlds = ref[a]
+        assert kn.exact, (seed, a)
         assert kn.count() == len(worlds), (seed, a)
         z = sum(worlds.values())
         exp = np.zeros((len(deck), len(locs)), dtype=object)
@@ -342,6 +343,7 @@ def test_dp_equals_enumeration_on_bs_histories(seed):
     for a in agents:
         kn = state.knowledge(a)
         worlds = ref[a]
+        assert kn.exact, (seed, a)
         assert kn.count() == len(worlds), (seed, a)
         z = sum(worlds.values())
         got = kn.marginals(exact=True)

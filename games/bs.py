@@ -1,0 +1,858 @@
+"""BS (Cheat, "I doubt it"): one engine, variants ``classic`` and ``koth``.
+
+Rules: ``bs-classic.txt`` (variant ``classic``) and the programming-tournament
+text ``bs-koth.txt`` (variant ``koth``), with the decisions of
+``CLARIFICATIONS.md``:
+
+* ``classic`` — 2 or more players, one 52-card deck dealt round the table from
+  seat 0 (the first seats get the extra cards).  Chance spins the bottle for
+  the first player, who lays one card of any rank face up; from then on each
+  play claims the rank after the previous one (2 3 … 10 J Q K A 2 …).  A play
+  is one or more cards face down; the count is public and cannot be a lie,
+  the ranks can.  The other players then decide, without seeing each other's
+  decision, whether to call BS; the first caller in turn order after the
+  player is the caller.  A call reveals the play: a liar takes the whole
+  pile, otherwise the caller does.  A player with no cards once the calls on
+  their play are settled wins.
+* ``koth`` — exactly 4 players, ranks 0–12 with four identical cards each, 13
+  cards per hand, a random seat order per game, required ranks 0, 1, …, 12,
+  0, … from the first play.  Several callers: chance picks one uniformly.  A
+  caught liar takes the pile, then the caller puts one random card of their
+  own hand face down on the new pile (only the caller sees which).  Whoever
+  has no cards after a play and its call is settled wins, the caller who
+  gave away their last card included.  After ``max_rounds`` rounds (a round
+  is every player playing once) the game ends with no winner.
+
+Both variants share the round cap (``max_rounds``, default 1000); the
+classic text has none, so there it only guards against endless games.
+
+Actions are small ints: ``PASS`` (0) and ``CALL`` (1) at a call decision, and
+``play_action(cards)`` for a play, the cards encoded in mixed radix.  Chance
+nodes choose the seat order, each dealt card, the caller among several
+(koth) and the caller's penalty card (koth).
+
+Every event is an :class:`~games.base.Observation` with its exact audience:
+the order, the hand sizes and each seat's own hand, each play's player,
+required rank and count (the cards only to the player), who called and who
+was chosen, the revealed cards, who took the pile (the cards only to the
+taker), the penalty card (only to the caller) and the end.
+:class:`SeatKnowledge` turns one seat's observations into exact deal
+knowledge (:mod:`games.deal`).
+
+Examples
+--------
+>>> from games.base import load_game, make_bot, play_game
+>>> game = load_game("bs", variant="koth")
+>>> bots = [make_bot("bs", name, seed=i) for i, name in
+...         enumerate(["truthful", "liar", "threshold", "random"])]
+>>> result = play_game(game, bots, seed=7)
+>>> sorted(result.returns)
+[0.0, 0.0, 0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    LazyActions,
+    Observation,
+    State,
+    register_game,
+)
+from games.cards import STANDARD_RANKS, CardsLike, Deck
+from games.deal import DealKnowledge
+from games.errors import CardParseError, IllegalActionError, InvalidParameterError
+
+__all__ = [
+    "BSParams",
+    "BSGame",
+    "BSState",
+    "SeatKnowledge",
+    "PASS",
+    "CALL",
+    "VARIANTS",
+    "narrate",
+]
+
+#: Rule variants of the one engine.
+VARIANTS = ("classic", "koth")
+#: Action at a call decision: do not call.
+PASS = 0
+#: Action at a call decision: call BS.
+CALL = 1
+_PLAY0 = 2
+
+_KOTH_ORDERS = tuple(itertools.permutations(range(4)))
+
+
+@dataclass(frozen=True)
+class BSParams:
+    """Parameters of BS.
+
+    Parameters
+    ----------
+    variant : {"classic", "koth"}
+    players : int
+        Seats; ``koth`` needs exactly 4, ``classic`` 2 to 52.
+    max_rounds : int
+        Rounds (every player playing once) before the game ends with no winner.
+    """
+
+    variant: str = "classic"
+    players: int = 4
+    max_rounds: int = 1000
+
+
+def _make_game(
+    variant: str | None = None, players: int | None = None, max_rounds: int = 1000
+) -> BSGame:
+    variant = variant or "classic"
+    if variant not in VARIANTS:
+        raise InvalidParameterError(
+            f"unknown BS variant {variant!r}; variants: {', '.join(VARIANTS)}"
+        )
+    if players is None:
+        players = 4
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise InvalidParameterError(f"players must be an int, got {players!r}")
+    if variant == "koth" and players != 4:
+        raise InvalidParameterError(
+            f"the koth variant is played by exactly 4 players, not {players}"
+        )
+    if not 2 <= players <= 52:
+        raise InvalidParameterError(f"classic BS needs 2 to 52 players, not {players}")
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
+        raise InvalidParameterError(f"max_rounds must be a positive int, got {max_rounds!r}")
+    return BSGame(BSParams(variant, players, max_rounds))
+
+
+class BSGame(Game):
+    """BS with fixed parameters; also encodes and decodes plays.
+
+    Examples
+    --------
+    >>> g = BSGame(BSParams("classic"))
+    >>> a = g.play_action("7H 7S")
+    >>> g.cards_of(a)
+    ('7H', '7S')
+    >>> g.action_text(a), g.action_text(PASS), g.action_text(CALL)
+    ('play 7H 7S', 'pass', 'call BS')
+    """
+
+    name = "bs"
+
+    def __init__(self, params: BSParams):
+        super().__init__(params)
+        self.params: BSParams = params
+        if params.variant == "koth":
+            self.deck = Deck.ranks(13, copies=4)
+            self.rank_labels: tuple[str, ...] = tuple(str(i) for i in range(13))
+            self.rank_of = tuple(range(13))
+        else:
+            self.deck = Deck.standard()
+            self.rank_labels = STANDARD_RANKS
+            self.rank_of = tuple(k % 13 for k in range(52))
+        self.koth = params.variant == "koth"
+        self.num_kinds = len(self.deck)
+        self.radix = max(self.deck.copies) + 1
+        self.powers = tuple(self.radix**k for k in range(self.num_kinds))
+        self.kinds_of_rank = tuple(
+            tuple(k for k in range(self.num_kinds) if self.rank_of[k] == r) for r in range(13)
+        )
+
+    def num_players(self) -> int:
+        return self.params.players
+
+    def new_initial_state(self) -> BSState:
+        return BSState(self)
+
+    # ------------------------------------------------------------ encoding
+    def encode(self, counts: Sequence[int]) -> int:
+        """The play action of a count vector over card kinds."""
+        code = 0
+        for k, c in enumerate(counts):
+            if c:
+                code += c * self.powers[k]
+        return code + _PLAY0
+
+    def decode(self, action: int) -> list[int]:
+        """Count vector over card kinds of a play action."""
+        code = action - _PLAY0
+        out = [0] * self.num_kinds
+        r = self.radix
+        k = 0
+        while code:
+            code, out[k] = divmod(code, r)
+            k += 1
+            if k > self.num_kinds:
+                raise IllegalActionError(f"action {action} is not a play of this deck")
+        return out
+
+    def play_action(self, cards: CardsLike) -> int:
+        """The action that plays ``cards`` (text such as ``"7H 7S"`` or a list).
+
+        Raises
+        ------
+        CardParseError
+            Naming the bad card.
+        """
+        counts = [0] * self.num_kinds
+        for k in self.deck.kinds(cards):
+            counts[k] += 1
+        if not any(counts):
+            raise IllegalActionError("a play needs at least one card")
+        for k, c in enumerate(counts):
+            if c >= self.radix:
+                raise CardParseError(
+                    f"{self.deck.name(k)} appears {c} times; the deck has {self.radix - 1}"
+                )
+        return self.encode(counts)
+
+    def cards_of(self, action: int) -> tuple[str, ...]:
+        """Card texts of a play action."""
+        counts = self.decode(action)
+        return tuple(self.deck.name(k) for k, c in enumerate(counts) for _ in range(c))
+
+    def action_text(self, action: int) -> str:
+        """Readable form of a decision action (not a chance outcome)."""
+        if action == PASS:
+            return "pass"
+        if action == CALL:
+            return "call BS"
+        return "play " + " ".join(self.cards_of(action))
+
+    def rank_text(self, rank: int, count: int = 1) -> str:
+        """``"two 7s"``-style claim text."""
+        words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
+        lab = self.rank_labels[rank]
+        num = words[count] if count < len(words) else str(count)
+        plural = lab + ("s" if count != 1 else "")
+        return f"{num} {plural}"
+
+
+class _PlayActions(LazyActions):
+    """Every non-empty sub-multiset of a hand, as sorted play actions."""
+
+    __slots__ = ("_game", "_kinds", "_bases", "_len")
+
+    def __init__(self, game: BSGame, hand: Sequence[int]):
+        self._game = game
+        self._kinds = [k for k, c in enumerate(hand) if c]
+        self._bases = [hand[k] + 1 for k in self._kinds]
+        n = 1
+        for b in self._bases:
+            n *= b
+        self._len = n - 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _code(self, j: int) -> int:
+        code = 0
+        pw = self._game.powers
+        for k, b in zip(self._kinds, self._bases, strict=True):
+            j, d = divmod(j, b)
+            if d:
+                code += d * pw[k]
+        return code + _PLAY0
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self._code(j + 1) for j in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        return self._code(i + 1)
+
+    def __iter__(self) -> Iterator[int]:
+        for j in range(1, self._len + 1):
+            yield self._code(j)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, int) or action < _PLAY0:
+            return False
+        try:
+            counts = self._game.decode(action)
+        except IllegalActionError:
+            return False
+        hand = dict(zip(self._kinds, (b - 1 for b in self._bases), strict=True))
+        return all(c <= hand.get(k, 0) for k, c in enumerate(counts) if c)
+
+    def __repr__(self) -> str:
+        return f"<{self._len} plays>"
+
+
+class BSState(State):
+    """A BS game in progress (OpenSpiel-style API; see :class:`games.base.State`)."""
+
+    def __init__(self, game: BSGame):
+        super().__init__(game)
+        self.g = game
+        n = game.num_players()
+        K = game.num_kinds
+        self._n = n
+        self._phase = "order"
+        self._order: list[int] = list(range(n))
+        self._pos = 0
+        self._hands = [[0] * K for _ in range(n)]
+        self._sizes = [0] * n
+        self._undealt = list(game.deck.copies)
+        self._dealt = 0
+        self._pile = [0] * K
+        self._pile_n = 0
+        self._play: list[int] = [0] * K
+        self._play_n = 0
+        self._player = -1
+        self._required = 0
+        self._plays = 0
+        self._queue: list[int] = []
+        self._callers: list[int] = []
+        self._caller = -1
+        self._winner = -1
+        self._cap = game.params.max_rounds * n
+
+    # ------------------------------------------------------------ accessors
+    @property
+    def hands(self) -> list[tuple[str, ...]]:
+        """Every seat's cards (the true state; bots never see this)."""
+        d = self.g.deck
+        return [tuple(d.name(k) for k, c in enumerate(h) for _ in range(c)) for h in self._hands]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(self._sizes)
+
+    @property
+    def pile_size(self) -> int:
+        """Cards in the pile, the play waiting for calls included."""
+        return self._pile_n + self._play_n
+
+    @property
+    def required_rank(self) -> int:
+        """Index of the rank the next (or current) play must claim."""
+        return self._required
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return tuple(self._order)
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner if self._winner >= 0 else None
+
+    @property
+    def phase(self) -> str:
+        """``order``, ``deal``, ``first``, ``play``, ``call``, ``pick_caller``, ``penalty`` or ``over``."""
+        return self._phase
+
+    @property
+    def rounds(self) -> int:
+        """Completed rounds (every player playing once)."""
+        return self._plays // self._n
+
+    # ---------------------------------------------------------------- hooks
+    def _current_player(self) -> int:
+        ph = self._phase
+        if ph in ("play", "first"):
+            return self._order[self._pos]
+        if ph == "call":
+            return self._queue[0]
+        if ph == "over":
+            return TERMINAL
+        return CHANCE
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        ph = self._phase
+        if ph == "order":
+            if self.g.koth:
+                p = 1.0 / len(_KOTH_ORDERS)
+                return [(i, p) for i in range(len(_KOTH_ORDERS))]
+            return [(s, 1.0 / self._n) for s in range(self._n)]
+        if ph == "deal":
+            left = self.g.deck.total - self._dealt
+            return [(k, c / left) for k, c in enumerate(self._undealt) if c]
+        if ph == "pick_caller":
+            p = 1.0 / len(self._callers)
+            return [(s, p) for s in self._callers]
+        if ph == "penalty":
+            h = self._hands[self._caller]
+            tot = self._sizes[self._caller]
+            return [(k, c / tot) for k, c in enumerate(h) if c]
+        raise IllegalActionError("not a chance node")
+
+    def _legal_actions(self, player: int) -> Any:
+        if self._phase == "call":
+            return [PASS, CALL]
+        hand = self._hands[player]
+        if self._phase == "first":
+            return sorted(
+                self.g.encode([1 if j == k else 0 for j in range(self.g.num_kinds)])
+                for k, c in enumerate(hand)
+                if c
+            )
+        return _PlayActions(self.g, hand)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        if self._phase == "call":
+            return action in (PASS, CALL)
+        if action < _PLAY0:
+            return False
+        try:
+            counts = self.g.decode(action)
+        except IllegalActionError:
+            return False
+        hand = self._hands[player]
+        if any(c > hand[k] for k, c in enumerate(counts)):
+            return False
+        if self._phase == "first":
+            return sum(counts) == 1
+        return True
+
+    def _illegal_reason(self, player: int, action: int) -> str:
+        if self._phase == "call":
+            return f"P{player} must decide whether to call BS (pass or call)"
+        if action in (PASS, CALL):
+            return f"it is P{player}'s turn to play cards"
+        try:
+            counts = self.g.decode(action)
+        except IllegalActionError:
+            return f"{action} is not a play of this deck"
+        hand = self._hands[player]
+        missing = [self.g.deck.name(k) for k, c in enumerate(counts) if c > hand[k]]
+        if missing:
+            return f"P{player} does not hold {' '.join(missing)}"
+        if self._phase == "first":
+            return "the first play is exactly one card, face up"
+        return "it is not one of the legal actions"
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            ph = self._phase
+            if ph == "order":
+                if self.g.koth:
+                    return "order " + " ".join(f"P{s}" for s in _KOTH_ORDERS[action])
+                return f"first P{action}"
+            if ph in ("deal", "penalty"):
+                return f"{ph} {self.g.deck.name(action)}"
+            if ph == "pick_caller":
+                return f"caller P{action}"
+            return str(action)
+        return self.g.action_text(action)
+
+    def string_to_action(self, player: int, text: str) -> int:
+        """Read ``pass``, ``call`` / ``bs`` or ``play 7H 7S`` (the word ``play`` optional)."""
+        t = text.strip().lower()
+        if t in ("pass", "no", "n"):
+            return PASS
+        if t in ("call", "call bs", "bs", "yes", "y"):
+            return CALL
+        if t.startswith("play"):
+            t = t[4:]
+        return self.g.play_action(t)
+
+    def _returns(self) -> list[float]:
+        return [1.0 if s == self._winner else 0.0 for s in range(self._n)]
+
+    # ---------------------------------------------------------------- moves
+    def apply_play(self, seat: int, cards: CardsLike, claim: int | None = None) -> None:
+        """Play ``cards`` for ``seat``, checking the turn and the claimed count.
+
+        Raises
+        ------
+        IllegalActionError
+            Out of turn, a claimed count that differs from the number of
+            cards, zero cards, or cards the seat does not hold (the state is
+            unchanged).
+        """
+        cur = self._current_player()
+        names = " ".join(self.g.deck.parse(cards)) if cards else ""
+        if self._phase not in ("play", "first") or seat != cur:
+            who = f"P{cur}" if cur >= 0 else "no seat"
+            raise IllegalActionError(
+                f"P{seat} cannot play {names or 'cards'} out of turn: it is {who}'s turn"
+            )
+        n = len(self.g.deck.kinds(cards))
+        if n == 0:
+            raise IllegalActionError(f"P{seat} must play at least one card")
+        if claim is not None and claim != n:
+            raise IllegalActionError(
+                f"P{seat} claims {claim} cards but plays {n} ({names}); the count cannot be a lie"
+            )
+        self.apply_action(self.g.play_action(cards))
+
+    def _apply_action(self, action: int) -> None:
+        ph = self._phase
+        if ph == "order":
+            if self.g.koth:
+                self._order = list(_KOTH_ORDERS[action])
+            else:
+                self._order = [(action + i) % self._n for i in range(self._n)]
+            self._observe("order", None, order=tuple(self._order))
+            self._phase = "deal"
+        elif ph == "deal":
+            seat = self._dealt % self._n
+            self._hands[seat][action] += 1
+            self._sizes[seat] += 1
+            self._undealt[action] -= 1
+            self._dealt += 1
+            if self._dealt == self.g.deck.total:
+                self._observe("deal", None, sizes=tuple(self._sizes))
+                for s in range(self._n):
+                    self._observe(
+                        "hand", s, audience=(s,), hidden={"cards": self._names(self._hands[s])}
+                    )
+                self._phase = "first" if not self.g.koth else "play"
+        elif ph == "first":
+            self._first(action)
+        elif ph == "play":
+            self._start_play(action)
+        elif ph == "call":
+            s = self._queue.pop(0)
+            if action == CALL:
+                self._callers.append(s)
+            if not self._queue:
+                self._resolve()
+        elif ph == "pick_caller":
+            self._settle(action)
+        elif ph == "penalty":
+            c = self._caller
+            self._hands[c][action] -= 1
+            self._sizes[c] -= 1
+            self._pile[action] += 1
+            self._pile_n += 1
+            self._observe(
+                "penalty",
+                c,
+                audience=(c,),
+                hidden={"card": self.g.deck.name(action)},
+                hand=self._sizes[c],
+            )
+            if self._sizes[c] == 0:
+                self._end(c)
+            else:
+                self._next_turn()
+
+    def _names(self, counts: Sequence[int]) -> tuple[str, ...]:
+        d = self.g.deck
+        return tuple(d.names[k] for k, c in enumerate(counts) for _ in range(c))
+
+    def _first(self, action: int) -> None:
+        p = self._order[self._pos]
+        counts = self.g.decode(action)
+        k = counts.index(1)
+        self._hands[p][k] -= 1
+        self._sizes[p] -= 1
+        self._pile[k] += 1
+        self._pile_n += 1
+        rank = self.g.rank_of[k]
+        self._observe(
+            "first", p, card=self.g.deck.name(k), rank=self.g.rank_labels[rank], hand=self._sizes[p]
+        )
+        self._required = rank
+        self._player = p
+        if self._sizes[p] == 0:
+            self._end(p)
+        else:
+            self._next_turn()
+
+    def _start_play(self, action: int) -> None:
+        p = self._order[self._pos]
+        counts = self.g.decode(action)
+        hand = self._hands[p]
+        n = 0
+        for k, c in enumerate(counts):
+            if c:
+                hand[k] -= c
+                n += c
+        self._sizes[p] -= n
+        self._play = counts
+        self._play_n = n
+        self._player = p
+        self._observe(
+            "play",
+            p,
+            audience=(p,),
+            hidden={"cards": self._names(counts)},
+            rank=self.g.rank_labels[self._required],
+            count=n,
+            hand=self._sizes[p],
+        )
+        self._queue = [self._order[(self._pos + j) % self._n] for j in range(1, self._n)]
+        self._callers = []
+        self._phase = "call"
+
+    def _resolve(self) -> None:
+        if not self._callers:
+            for k, c in enumerate(self._play):
+                if c:
+                    self._pile[k] += c
+            self._pile_n += self._play_n
+            self._play_n = 0
+            self._observe("nocall", self._player, pile=self._pile_n)
+            if self._sizes[self._player] == 0:
+                self._end(self._player)
+            else:
+                self._next_turn()
+            return
+        if len(self._callers) == 1 or not self.g.koth:
+            self._settle(self._callers[0])
+        else:
+            self._phase = "pick_caller"
+
+    def _settle(self, caller: int) -> None:
+        p = self._player
+        req = self._required
+        rank_of = self.g.rank_of
+        lie = any(c and rank_of[k] != req for k, c in enumerate(self._play))
+        cards = self._names(self._play)
+        taker = p if lie else caller
+        for k, c in enumerate(self._play):
+            if c:
+                self._pile[k] += c
+        self._pile_n += self._play_n
+        self._play_n = 0
+        pile_cards = self._names(self._pile)
+        hand = self._hands[taker]
+        for k, c in enumerate(self._pile):
+            if c:
+                hand[k] += c
+        self._sizes[taker] += self._pile_n
+        taken = self._pile_n
+        self._pile = [0] * self.g.num_kinds
+        self._pile_n = 0
+        self._caller = caller
+        self._observe(
+            "call",
+            p,
+            audience=(taker,),
+            hidden={"pile": pile_cards},
+            callers=tuple(self._callers),
+            caller=caller,
+            cards=cards,
+            lie=lie,
+            taker=taker,
+            taken=taken,
+        )
+        if lie and self.g.koth:
+            self._phase = "penalty"
+            return
+        if self._sizes[p] == 0:
+            self._end(p)
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self._plays += 1
+        if self._plays >= self._cap:
+            self._end(-1)
+            return
+        self._pos = (self._pos + 1) % self._n
+        self._required = (self._required + 1) % 13
+        self._phase = "play"
+
+    def _end(self, winner: int) -> None:
+        self._winner = winner
+        self._phase = "over"
+        self._observe("end", winner if winner >= 0 else None, rounds=self._plays // self._n)
+
+    def __str__(self) -> str:
+        sizes = " ".join(f"P{s}:{n}" for s, n in enumerate(self._sizes))
+        return f"BS({self.g.params.variant}, {self._phase}, hands {sizes}, pile {self.pile_size})"
+
+
+# ====================================================================== seats
+class SeatKnowledge:
+    """What one seat knows, built only from that seat's observations.
+
+    Follows the observation stream (:meth:`observe`) and keeps the seat's own
+    hand, the public counts and the last play.  With ``exact=True`` it also
+    keeps a :class:`~games.deal.DealKnowledge` over the locations ``P0`` …,
+    ``pile`` and ``play``, updated by every event with exactly the
+    information the seat has: a claim is not a fact, the count is; a call
+    reveals the cards; the taker sees the pile it takes; only the caller sees
+    the penalty card.
+
+    Examples
+    --------
+    >>> from games.base import load_game
+    >>> g = load_game("bs", variant="koth")
+    >>> st = g.new_initial_state()
+    >>> seat = SeatKnowledge(g, 0, exact=True)
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> while st.is_chance_node():
+    ...     st.apply_action(rng.choice(st.legal_actions()))
+    >>> for o in st.observations(0):
+    ...     seat.observe(o)
+    >>> sum(seat.hand), seat.sizes
+    (13, [13, 13, 13, 13])
+    """
+
+    def __init__(self, game: Game, seat: int, *, exact: bool = False):
+        if not isinstance(game, BSGame):
+            raise InvalidParameterError(f"SeatKnowledge needs a BS game, got {game!r}")
+        self.game = game
+        self.seat = seat
+        self.exact = exact
+        n = game.num_players()
+        self.n = n
+        self.order: tuple[int, ...] = tuple(range(n))
+        self.hand = [0] * game.num_kinds
+        self.sizes = [0] * n
+        self.pile = 0
+        self.required = 0
+        self.plays = 0
+        self.last: tuple[int, int, int] | None = None  # player, rank, count of the open play
+        self.my_play: list[int] | None = None
+        self.knowledge: DealKnowledge | None = None
+        self.history: list[Observation] = []
+        self._deck = game.deck
+
+    def observe(self, obs: Observation) -> None:
+        """Take one observation of this seat."""
+        self.history.append(obs)
+        kind = obs.kind
+        g = self.game
+        kn = self.knowledge
+        if kind == "play":
+            p = obs.actor
+            assert p is not None
+            cnt = obs["count"]
+            self.sizes[p] = obs["hand"]
+            self.last = (p, self.required, cnt)
+            if p == self.seat:
+                counts = [0] * g.num_kinds
+                for k in self._deck.kinds(obs["cards"]):
+                    counts[k] += 1
+                    self.hand[k] -= 1
+                self.my_play = counts
+                if kn is not None:
+                    kn.move(obs["cards"], f"P{p}", "play")
+            else:
+                self.my_play = None
+                if kn is not None:
+                    kn.move_hidden(f"P{p}", "play", cnt)
+        elif kind == "nocall":
+            self.pile += self.last[2] if self.last else 0
+            if kn is not None:
+                kn.move_all("play", "pile")
+            self._after_play()
+        elif kind == "call":
+            taker = obs["taker"]
+            if kn is not None:
+                kn.reveal("play", obs["cards"])
+                kn.move_all("play", "pile")
+                if taker == self.seat:
+                    kn.reveal("pile", obs["pile"])
+                kn.move_all("pile", f"P{taker}")
+            if taker == self.seat:
+                for k in self._deck.kinds(obs["pile"]):
+                    self.hand[k] += 1
+            self.sizes[taker] += obs["taken"]
+            self.pile = 0
+            self._after_play()
+        elif kind == "penalty":
+            c = obs.actor
+            assert c is not None
+            self.sizes[c] = obs["hand"]
+            self.pile += 1
+            if c == self.seat:
+                k = self._deck.index(obs["card"])
+                self.hand[k] -= 1
+                if kn is not None:
+                    kn.move(obs["card"], f"P{c}", "pile")
+            elif kn is not None:
+                kn.move_hidden(f"P{c}", "pile", 1)
+        elif kind == "first":
+            p = obs.actor
+            assert p is not None
+            k = self._deck.index(obs["card"])
+            if p == self.seat:
+                self.hand[k] -= 1
+            self.sizes[p] = obs["hand"]
+            self.pile += 1
+            self.required = (g.rank_of[k] + 1) % 13
+            self.plays += 1
+            if kn is not None:
+                kn.move(obs["card"], f"P{p}", "pile")
+        elif kind == "order":
+            self.order = obs["order"]
+        elif kind == "deal":
+            self.sizes = list(obs["sizes"])
+            if self.exact:
+                locs = {f"P{s}": n for s, n in enumerate(self.sizes)}
+                locs.update(pile=0, play=0)
+                self.knowledge = DealKnowledge(self._deck, locs, name=f"P{self.seat}")
+        elif kind == "hand":
+            if obs.actor == self.seat:
+                for k in self._deck.kinds(obs["cards"]):
+                    self.hand[k] += 1
+                if self.knowledge is not None:
+                    self.knowledge.reveal(f"P{self.seat}", obs["cards"])
+
+    def _after_play(self) -> None:
+        self.plays += 1
+        self.required = (self.required + 1) % 13
+        self.last = None
+
+    # ---------------------------------------------------------------- queries
+    def lie_probability(self) -> float:
+        """Probability (for this seat) that the open play is not all the claimed rank."""
+        if self.last is None:
+            raise InvalidParameterError("there is no play waiting for calls")
+        p, rank, cnt = self.last
+        if p == self.seat:
+            assert self.my_play is not None
+            return float(
+                any(c and self.game.rank_of[k] != rank for k, c in enumerate(self.my_play))
+            )
+        kn = self._need()
+        dist = kn.count_distribution(self.game.kinds_of_rank[rank], "play")
+        return max(0.0, 1.0 - dist[cnt]) if cnt < len(dist) else 1.0
+
+    def knows_lie(self) -> bool:
+        """Whether this seat knows the open play is a lie."""
+        return self.lie_probability() >= 1.0 - 1e-12 and self._surely(True)
+
+    def knows_truth(self) -> bool:
+        """Whether this seat knows the open play is honest."""
+        return self.lie_probability() <= 1e-12 and self._surely(False)
+
+    def _surely(self, lie: bool) -> bool:
+        if self.last is None:
+            return False
+        p, rank, cnt = self.last
+        if p == self.seat:
+            return True
+        dist = self._need().count_distribution(self.game.kinds_of_rank[rank], "play", exact=True)
+        honest = dist[cnt] if cnt < len(dist) else 0
+        return honest == 0 if lie else honest == 1
+
+    def _need(self) -> DealKnowledge:
+        if self.knowledge is None:
+            raise InvalidParameterError("this seat follows only public counts (exact=False)")
+        return self.knowledge
+
+
+# ================================================================ narration
+def narrate(args: Any, out: TextIO) -> int:
+    """``kripke play bs``: a narrated game with every seat's knowledge after each event."""
+    from games.bs_narrate import run
+
+    return run(args, out)
+
+
+def _register() -> None:
+    register_game("bs", _make_game, doc=__doc__ or "", narrate=narrate)
+    from games import bs_bots  # noqa: F401  (registers the bots)
+
+
+_register()
