@@ -37,6 +37,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -74,6 +75,21 @@ __all__ = [
     "make_game",
     "make_params",
     "random_playout",
+    "boerenbridge_deck",
+    "round_deck",
+    "SeatView",
+    "UNDEALT",
+    "TURNED",
+    "PLAYED",
+    "OUT",
+    "seat_knowledge",
+    "deal_state",
+    "still_out",
+    "knows",
+    "probability",
+    "make_guess_probability",
+    "GuessModel",
+    "guess_weights",
 ]
 
 #: Suit letters, in card-id order.
@@ -374,6 +390,10 @@ def make_params(variant: str | None = None, **overrides: Any) -> BoerenBridgePar
     for key in ("rounds", "no_trump_rounds"):
         if key in values:
             values[key] = _tuple_param(key, values[key])
+    if "rounds" in overrides and "no_trump_rounds" not in overrides:
+        # the variant's no-trump rounds that still exist
+        nt = values.get("no_trump_rounds", BoerenBridgeParams().no_trump_rounds)
+        values["no_trump_rounds"] = tuple(r for r in nt if r <= len(values["rounds"]))
     params = replace(BoerenBridgeParams(), variant=variant, **values)
     _validate(params)
     return params
@@ -860,13 +880,6 @@ def random_playout(
     return state
 
 
-register_game(
-    "boerenbridge",
-    make_game,
-    doc="BoerenBridge (Oh Hell with 32 cards): 15 rounds of guessing tricks; variant 'lamas'",
-)
-
-
 # ================================================================ knowledge
 #: Location of the cards not dealt this round (nobody sees them).
 UNDEALT = "undealt"
@@ -1127,6 +1140,525 @@ class SeatView:
         weights = np.left_shift(np.int64(1), np.arange(NUM_CARDS, dtype=np.int64))
         masks = np.tensordot(arr[:, :, : self.players].astype(np.int64), weights, axes=([1], [0]))
         return [tuple(int(x) for x in row) for row in masks]
+
+
+# ============================================================ notebook queries
+def seat_knowledge(state: BoerenBridgeState, seat: int | str) -> Any:
+    """``seat``'s exact deal knowledge, built from its observations only.
+
+    Examples
+    --------
+    >>> from games.base import load_game
+    >>> state = random_playout(load_game("boerenbridge"), seed=2, stop_after=45)
+    >>> k = seat_knowledge(state, "West")
+    >>> k.knows(f"has(West, {card_str(state.hand(3)[0])})")
+    True
+    """
+    return SeatView.from_state(state, parse_seat(seat, state.num_players())).knowledge()
+
+
+def deal_state(state: BoerenBridgeState) -> Any:
+    """The current round as a :class:`games.deal.DealState`: the true deal and every
+    seat's knowledge, updated event by event (the cards out of the round and the
+    turned card shown to all, each card played face up, each failure to follow
+    suit a public void).
+
+    Examples
+    --------
+    >>> from games.base import load_game
+    >>> state = random_playout(load_game("boerenbridge"), seed=4, stop_after=78)
+    >>> ds = deal_state(state)
+    >>> ds.knowledge("North").count() == seat_knowledge(state, "North").count()
+    True
+    """
+    from games.deal import DealState
+
+    if state.phase == "deal" or state.phase == "over":
+        raise InvalidParameterError(f"no deal to describe in the {state.phase} phase")
+    n = state.num_players()
+    names = SEAT_NAMES[:n]
+    deck = round_deck(state.params, state.cards_per_hand)
+    dealt = 0
+    deal: dict[str, list[str]] = {}
+    for s in range(n):
+        h = state._dealt_hands[s]
+        dealt |= h
+        deal[names[s]] = [card_str(c) for c in cards_of(h)]
+    deal[UNDEALT] = [card_str(c) for c in cards_of(deck & ~dealt)]
+    deal[TURNED] = []
+    deal[PLAYED] = []
+    deal[OUT] = [card_str(c) for c in cards_of(((1 << NUM_CARDS) - 1) & ~deck)]
+    ds = DealState(boerenbridge_deck(), deal, agents={name: name for name in names})
+    ds.reveal(OUT)
+    if state.trump_card is not None:
+        ds.move(card_str(state.trump_card), UNDEALT, TURNED)
+    led = 0
+    for i, (seat, c) in enumerate(state.plays):
+        if i % n == 0:
+            led = c >> 3
+        ds.move(card_str(c), names[seat], PLAYED)
+        if c >> 3 != led:
+            ds.void(names[seat], [card_str(x) for x in cards_of(_suit_mask(led))])
+    return ds
+
+
+def still_out(card: str | int, players: int = 4) -> Any:
+    """The formula "``card`` is still in somebody's hand": ``has(North, c) | has(East, c) | …``.
+
+    Examples
+    --------
+    >>> print(still_out("AH", players=3))
+    has(North, AH) | has(East, AH) | has(South, AH)
+    """
+    from games.deal import card_atom
+    from kripke.formulas import Or
+
+    c = card_str(parse_card(card))
+    return Or(tuple(card_atom(name, c) for name in SEAT_NAMES[:players]))
+
+
+def knows(state: BoerenBridgeState, seat: int | str, formula: Any) -> bool:
+    """Whether ``seat`` knows a formula over the card atoms ``has(location, card)``.
+
+    Locations are the seat names, ``undealt``, ``turned``, ``played`` and ``out``.
+
+    Examples
+    --------
+    Does West know that the A♥ is still out?
+
+    >>> from games.base import load_game
+    >>> state = random_playout(load_game("boerenbridge"), seed=2, stop_after=45)
+    >>> west = parse_seat("West")
+    >>> knows(state, "West", still_out("AH")) == (23 in state.hand(west))
+    True
+    """
+    return bool(seat_knowledge(state, seat).knows(formula))
+
+
+def probability(state: BoerenBridgeState, seat: int | str, formula: Any) -> float:
+    """The exact probability ``seat`` gives a formula over card atoms (all consistent
+    deals equally likely).
+
+    Examples
+    --------
+    >>> from games.base import load_game
+    >>> state = random_playout(load_game("boerenbridge"), seed=2, stop_after=45)
+    >>> 0.0 <= probability(state, "North", "has(East, AS) | has(South, AS)") <= 1.0
+    True
+    """
+    return float(seat_knowledge(state, seat).probability_of(formula))
+
+
+def make_guess_probability(
+    state: BoerenBridgeState,
+    seat: int | str,
+    viewer: int | str | None = None,
+    samples: int = 48,
+    seed: int = 0,
+    mode: str = "force",
+) -> float:
+    """The probability, in ``viewer``'s eyes, that ``seat`` can still make its guess.
+
+    Deals consistent with ``viewer``'s knowledge (default: ``seat`` itself) are
+    drawn with the exact sampler and solved double dummy from the current
+    position.  ``mode="force"``: ``seat`` can take exactly its guess whatever
+    the others play; ``mode="possible"``: some play of all the remaining cards
+    gives it exactly its guess.
+
+    Examples
+    --------
+    What is the probability that North can still make her guess?
+
+    >>> from games.base import load_game
+    >>> state = random_playout(load_game("boerenbridge"), seed=4, stop_after=78)
+    >>> state.phase, state.cards_per_hand, state.guess_of(0), state.tricks_won[0]
+    ('play', 4, 1, 0)
+    >>> p = make_guess_probability(state, "North", samples=16, seed=1)
+    >>> q = make_guess_probability(state, "North", samples=16, seed=1, mode="possible")
+    >>> 0.0 <= p <= q <= 1.0
+    True
+    """
+    import numpy as np
+
+    from games.double_dummy import DoubleDummySolver, Position
+
+    if mode not in ("force", "possible"):
+        raise InvalidParameterError(f"mode={mode!r}; expected 'force' or 'possible'")
+    if state.phase != "play":
+        raise InvalidParameterError(
+            f"guesses are made and played for in the play phase, not {state.phase}"
+        )
+    n = state.num_players()
+    s = parse_seat(seat, n)
+    v = parse_seat(viewer, n) if viewer is not None else s
+    view = SeatView.from_state(state, v)
+    need = (state.guess_of(s) or 0) - state.tricks_won[s]
+    rem = view.remaining_tricks
+    if need < 0 or need > rem:
+        return 0.0
+    solver = DoubleDummySolver(state.trump, n, s, cooperative=(mode == "possible"))
+    rng = np.random.default_rng(seed)
+    deals = view.sample_hands(samples, rng)
+    hits = 0
+    for hands in deals:
+        pos = Position(hands, state.trump, state.leader, state.current_trick)
+        hits += solver.can_force(pos, need, need)
+    return hits / len(deals)
+
+
+# ======================================================== reading the guesses
+@dataclass(frozen=True, slots=True)
+class GuessModel:
+    """A stated model of how players guess, for a Bayesian reading of guesses.
+
+    Guesses are public announcements of intentions, not facts: no deal is
+    ruled out by them, and the exact deal knowledge ignores them.  This model
+    says how likely a guess is given the hand it was made from: the guesser
+    aims at its *high cards* (aces and trumps of queen or higher, the count a
+    plain player makes) and is off by ``d`` tricks with weight
+    ``exp(-sharpness * d)``.  :func:`guess_weights` turns it into weights of
+    sampled deals (importance weights), kept apart from the exact counts.
+
+    Examples
+    --------
+    >>> m = GuessModel(sharpness=1.0)
+    >>> hand = (1 << 31) | (1 << 23)   # A♠ and A♥
+    >>> m.likelihood(2, hand, trump=0, cards=2) > m.likelihood(0, hand, trump=0, cards=2)
+    True
+    """
+
+    sharpness: float = 1.0
+
+    def estimate(self, hand: int, trump: int | None) -> int:
+        """The number of high cards in ``hand``."""
+        high = 0
+        for c in cards_of(hand):
+            if c & 7 == 7 or (trump is not None and c >> 3 == trump and c & 7 >= 5):
+                high += 1
+        return high
+
+    def likelihood(self, guess: int, hand: int, trump: int | None, cards: int) -> float:
+        """P(guess | hand) under the model (normalised over 0 … ``cards``)."""
+        e = self.estimate(hand, trump)
+        ws = [math.exp(-self.sharpness * abs(g - e)) for g in range(cards + 1)]
+        return ws[guess] / sum(ws) if 0 <= guess <= cards else 0.0
+
+
+def guess_weights(view: SeatView, deals: Sequence[Sequence[int]], model: GuessModel) -> list[float]:
+    """Importance weights of sampled ``deals`` (hand masks per seat) given the other
+    seats' guesses: each deal weighs the product of the likelihoods of the guesses
+    under ``model``, each from the hand the guesser was dealt (its hand in the deal
+    plus the cards it has played since).  Normalised to sum 1."""
+    out = []
+    for hands in deals:
+        w = 1.0
+        for p in range(view.players):
+            g = view.guesses[p]
+            if p == view.seat or g is None:
+                continue
+            w *= model.likelihood(g, hands[p] | view.played_by[p], view.trump, view.cards)
+        out.append(w)
+    total = sum(out)
+    if total <= 0:
+        return [1.0 / len(out)] * len(out) if out else []
+    return [w / total for w in out]
+
+
+# ================================================================= narration
+DEFAULT_BOTS = ("sampling", "knowledge", "greedy", "random")
+
+
+def _fmt_count(x: int) -> str:
+    return f"{x:,}" if x < 10**7 else f"{x:.2e}"
+
+
+class _Narrator:
+    """Tells a game as it goes, with every seat's knowledge after each guess and card."""
+
+    def __init__(self, state: BoerenBridgeState, out: Any, names: Sequence[str]):
+        self.state = state
+        self.out = out
+        self.names = names
+        self.ds: Any = None
+        self.model = GuessModel()
+        self.rng_seed = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def hand_text(self, seat: int) -> str:
+        return " ".join(card_pretty(c) for c in sorted(self.state.hand(seat), reverse=True))
+
+    def round_start(self) -> None:
+        st = self.state
+        n = st.num_players()
+        if st.trump is None:
+            trump = "no trump"
+        elif st.trump_card is not None:
+            trump = f"trump {SUIT_SYMBOLS[st.trump]} (turned up {card_pretty(st.trump_card)})"
+        else:
+            trump = f"trump {SUIT_SYMBOLS[st.trump]} (drawn)"
+        self.say()
+        self.say(
+            f"Round {st.round_index + 1}/{len(st.params.rounds)} · {st.cards_per_hand} cards · "
+            f"dealer {SEAT_NAMES[st.dealer]} · {trump}"
+        )
+        for seat in range(n):
+            self.say(f"  {SEAT_NAMES[seat]:5} ({self.names[seat]:9}) {self.hand_text(seat)}")
+        self.ds = deal_state(st)
+        counts = ", ".join(
+            f"{SEAT_NAMES[s]} {_fmt_count(self.ds.knowledge(SEAT_NAMES[s]).count())}"
+            for s in range(n)
+        )
+        self.say(f"  deals each seat considers possible: {counts}")
+
+    def guessed(self, seat: int, guess: int) -> None:
+        st = self.state
+        made = [g for g in st.guesses if g is not None]
+        self.say(
+            f"{SEAT_NAMES[seat]} guesses {guess}  (guesses so far {sum(made)} of "
+            f"{st.cards_per_hand} tricks)"
+        )
+        # a guess is an intention: the exact knowledge is unchanged; the guess model reads it
+        parts = []
+        for other in range(st.num_players()):
+            if other == seat:
+                continue
+            exact, read = self._high_card_reading(other, seat)
+            parts.append(f"{SEAT_NAMES[other]} {exact:.1f} → {read:.1f}")
+        self.say(
+            f"  no deal ruled out; expected high cards of {SEAT_NAMES[seat]}, exact → "
+            f"reading the guess: " + ", ".join(parts)
+        )
+
+    def _high_card_reading(self, viewer: int, guesser: int) -> tuple[float, float]:
+        import numpy as np
+
+        view = SeatView.from_state(self.state, viewer)
+        self.rng_seed += 1
+        deals = view.sample_hands(200, np.random.default_rng(self.rng_seed))
+        highs = [self.model.estimate(h[guesser], view.trump) for h in deals]
+        w = guess_weights(view, deals, self.model)
+        return sum(highs) / len(highs), sum(x * y for x, y in zip(w, highs, strict=True))
+
+    def played(self, seat: int, card: int, led: int | None) -> None:
+        st = self.state
+        n = st.num_players()
+        name = SEAT_NAMES[seat]
+        note = ""
+        self.ds.move(card_str(card), name, PLAYED)
+        if led is not None and card >> 3 != led:
+            self.ds.void(name, [card_str(x) for x in cards_of(_suit_mask(led))])
+            note = f"  — shows out of {SUIT_SYMBOLS[led]}"
+        self.say(f"{name} plays {card_pretty(card)}{note}")
+        for s in range(n):
+            k = self.ds.knowledge(SEAT_NAMES[s])
+            m = k.marginals()
+            hidden = [
+                c
+                for c in range(NUM_CARDS)
+                if not (st.hand_mask(s) >> c) & 1
+                and not any(c == x for _, x in st.plays)
+                and c != st.trump_card
+                and (round_deck(st.params, st.cards_per_hand) >> c) & 1
+            ]
+            sure = sum(1 for c in hidden if m[c].max() > 1 - 1e-9)
+            voids = [
+                f"{SEAT_NAMES[p]} {SUIT_SYMBOLS[x]}"
+                for p in range(n)
+                for x in range(4)
+                if p != s and _known_void(k, SEAT_NAMES[p], x)
+            ]
+            extra = f" · knows voids: {', '.join(voids)}" if voids else ""
+            self.say(
+                f"  {SEAT_NAMES[s]:5} {_fmt_count(k.count())} deals · sure where "
+                f"{sure}/{len(hidden)} unseen cards are{extra}"
+            )
+
+    def trick_done(self) -> None:
+        st = self.state
+        n = st.num_players()
+        w = st.leader
+        status = ", ".join(f"{SEAT_NAMES[s]} {st.tricks_won[s]}/{st.guess_of(s)}" for s in range(n))
+        self.say(f"  trick to {SEAT_NAMES[w]} · tricks/guesses: {status}")
+        if st.phase == "play" and len(st.hand(0)) <= 4:
+            probs = ", ".join(
+                f"{SEAT_NAMES[s]} {make_guess_probability(st, s, samples=12, seed=s):.2f}"
+                for s in range(n)
+            )
+            self.say(f"  P(can still force its guess), each in its own eyes: {probs}")
+
+    def round_done(self, rec: RoundRecord) -> None:
+        n = len(rec.points)
+        self.say(
+            "  round over · tricks/guesses: "
+            + ", ".join(f"{SEAT_NAMES[s]} {rec.tricks[s]}/{rec.guesses[s]}" for s in range(n))
+        )
+        self.say(
+            "  points: "
+            + ", ".join(f"{SEAT_NAMES[s]} {rec.points[s]:+d}" for s in range(n))
+            + " · scores: "
+            + ", ".join(f"{SEAT_NAMES[s]} {self.state.scores[s]}" for s in range(n))
+        )
+
+
+def _known_void(k: Any, location: str, suit: int) -> bool:
+    m = k.marginals()
+    col = k.locations.index(location)
+    return k.size(location) > 0 and all(m[c, col] == 0 for c in range(8 * suit, 8 * suit + 8))
+
+
+def _human_bot(read: Any, out: Any) -> Any:
+    from games.boerenbridge_bots import ViewBot
+
+    class HumanBot(ViewBot):
+        name = "human"
+
+        def step(self, legal_actions: Sequence[int]) -> int:
+            v = self.view
+            assert v is not None
+            hand = " ".join(card_pretty(c) for c in cards_of(v.hand))
+            if legal_actions[0] >= GUESS_BASE:
+                options = " ".join(str(a - GUESS_BASE) for a in legal_actions)
+                prompt = f"your hand {hand} · guess how many tricks ({options}): "
+            else:
+                options = " ".join(card_pretty(a) for a in legal_actions)
+                prompt = f"your hand {hand} · play one of {options}: "
+            while True:
+                print(prompt, file=out)
+                line = read()
+                if line is None:
+                    raise IllegalActionError("input ended before the game did")
+                text = line.strip()
+                try:
+                    if legal_actions[0] >= GUESS_BASE:
+                        a = GUESS_BASE + int(text)
+                    else:
+                        a = parse_card(text)
+                except (ValueError, CardParseError) as exc:
+                    print(f"  {exc}", file=out)
+                    continue
+                if a in legal_actions:
+                    return a
+                print(f"  {text} is not one of: {options}", file=out)
+
+    return HumanBot()
+
+
+def narrate(args: Any, out: Any) -> int:
+    """``kripke play boerenbridge``: a narrated game with every seat's knowledge.
+
+    ``--bots`` names one bot per seat (default ``sampling,knowledge,greedy,random``),
+    ``--human k`` lets you play seat ``k`` at the terminal, ``--quiet`` prints the
+    result only; ``--variant lamas``, ``--players 3`` and ``--param KEY=VALUE``
+    choose the game.
+    """
+    import sys
+
+    from games.base import make_bot
+
+    params = dict(getattr(args, "params", {}) or {})
+    variant = getattr(args, "variant", None) or params.pop("variant", None)
+    players = getattr(args, "players", None)
+    if players is not None:
+        params["players"] = players
+    game = make_game(variant, **params)
+    n = game.num_players()
+    bots_arg = getattr(args, "bots", None)
+    names = [x.strip() for x in bots_arg.split(",")] if bots_arg else list(DEFAULT_BOTS[:n])
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise InvalidParameterError(f"--bots needs 1 or {n} names, got {len(names)}")
+    seed = int(getattr(args, "seed", 0) or 0)
+    human = getattr(args, "human", None)
+    if human is not None and not 0 <= human < n:
+        raise InvalidParameterError(f"--human must be a seat 0..{n - 1}, got {human}")
+    stdin_lines = iter(sys.stdin)
+
+    def read() -> str | None:
+        return next(stdin_lines, None)
+
+    bots = []
+    for s in range(n):
+        if s == human:
+            bots.append(_human_bot(read, out))
+            names[s] = "you"
+        else:
+            bots.append(make_bot("boerenbridge", names[s], seed=seed * 100 + s))
+    quiet = bool(getattr(args, "quiet", False))
+    state = game.new_initial_state()
+    for s, b in enumerate(bots):
+        b.restart(game, s)
+    rng = random.Random(seed)
+    sink = out if not quiet else _Null()
+    nar = _Narrator(state, sink, names)
+    p = game.params
+    nar.say(
+        f"BoerenBridge ({p.variant}, {n} players, rounds {' '.join(map(str, p.rounds))}), "
+        f"seed {seed} · " + ", ".join(f"{SEAT_NAMES[s]} {names[s]}" for s in range(n))
+    )
+    seen = [0] * n
+    rounds_done = 0
+    while not state.is_terminal():
+        for s, b in enumerate(bots):
+            obs = state.observations(s)
+            while seen[s] < len(obs):
+                b.inform(obs[seen[s]])
+                seen[s] += 1
+        cur = state.current_player()
+        if cur == CHANCE:
+            outs = state.chance_outcomes()
+            x, acc, action = rng.random(), 0.0, outs[-1][0]
+            for a, pr in outs:
+                acc += pr
+                if x < acc:
+                    action = a
+                    break
+            state.apply_action(action)
+            if state.phase == "guess" and all(g is None for g in state.guesses):
+                nar.round_start()
+            continue
+        action = bots[cur].step(state.legal_actions(cur))
+        led = state.current_trick[0] >> 3 if state.current_trick else None
+        state.apply_action(action)
+        if action >= GUESS_BASE:
+            nar.guessed(cur, action - GUESS_BASE)
+            continue
+        if len(state.records) > rounds_done:  # the last card of the round
+            rounds_done = len(state.records)
+            nar.say(f"{SEAT_NAMES[cur]} plays {card_pretty(action)}")
+            nar.round_done(state.records[-1])
+            continue
+        nar.played(cur, action, led)
+        if not state.current_trick:
+            nar.trick_done()
+    scores = state.scores
+    best = max(scores)
+    winners = [SEAT_NAMES[s] for s in range(n) if scores[s] == best]
+    print(
+        "final scores: "
+        + ", ".join(f"{SEAT_NAMES[s]} ({names[s]}) {scores[s]}" for s in range(n))
+        + f" · winner: {' and '.join(winners)}",
+        file=out,
+    )
+    return 0
+
+
+class _Null:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+
+register_game(
+    "boerenbridge",
+    make_game,
+    doc="BoerenBridge (Oh Hell with 32 cards): 15 rounds of guessing tricks; variant 'lamas'",
+    narrate=narrate,
+)
 
 
 import games.boerenbridge_bots  # noqa: E402,F401  (registers the bots)

@@ -36,7 +36,15 @@ from typing import Any
 from games.base import Bot, Game, Observation, register_bot
 from games.boerenbridge import GUESS_BASE, SeatView
 
-__all__ = ["ViewBot", "RandomBot", "GreedyBot", "card_strength"]
+__all__ = [
+    "ViewBot",
+    "RandomBot",
+    "GreedyBot",
+    "KnowledgeBot",
+    "SamplingBot",
+    "card_strength",
+    "nearest_legal",
+]
 
 
 def card_strength(card: int, trump: int | None) -> int:
@@ -123,3 +131,335 @@ def _register(name: str, factory: Any) -> None:
 
 _register("random", RandomBot)
 _register("greedy", GreedyBot)
+
+
+class _Odds:
+    """Exact facts a seat knows about the other hands, from its deal knowledge.
+
+    ``hold[c][p]`` is the exact probability that seat ``p`` holds card ``c``;
+    ``void[p][s]`` the exact probability that ``p`` holds no card of suit ``s``.
+    """
+
+    def __init__(self, view: SeatView):
+        k = view.knowledge()
+        m = k.marginals()
+        self.players = view.players
+        self.hold = [[float(m[c, p]) for p in range(view.players)] for c in range(32)]
+        self.void = []
+        for p in range(view.players):
+            row = []
+            size = view.hand_size(p)
+            for s in range(4):
+                if p == view.seat:
+                    row.append(0.0 if (view.hand >> (8 * s)) & 0xFF else 1.0)
+                elif size == 0 or view.voids[p] >> s & 1:
+                    row.append(1.0)
+                else:
+                    row.append(
+                        float(k.count_distribution(list(range(8 * s, 8 * s + 8)), _seat(p))[0])
+                    )
+            self.void.append(row)
+
+    def can_hold(self, p: int, cards: int) -> bool:
+        """Whether ``p`` may hold any card of the mask ``cards``."""
+        while cards:
+            low = cards & -cards
+            if self.hold[low.bit_length() - 1][p] > 0:
+                return True
+            cards ^= low
+        return False
+
+    def none_of(self, p: int, cards: int) -> float:
+        """Probability (treating cards as independent) that ``p`` holds none of ``cards``."""
+        prob = 1.0
+        while cards:
+            low = cards & -cards
+            prob *= 1.0 - self.hold[low.bit_length() - 1][p]
+            cards ^= low
+        return prob
+
+
+def _seat(p: int) -> str:
+    from games.boerenbridge import SEAT_NAMES
+
+    return SEAT_NAMES[p]
+
+
+def _above(card: int) -> int:
+    """Mask of the cards of ``card``'s suit that outrank it."""
+    return (0xFF << (card & 24)) & ~((2 << card) - 1) & 0xFFFFFFFF
+
+
+class KnowledgeBot(ViewBot):
+    """Guesses from exact marginals and plays to hit its guess exactly.
+
+    Guess: the expected number of tricks, each card counted with the chance
+    that no other hand holds a card that outranks it and (off trump) that no
+    hand can ruff it -- chances read from the seat's exact deal knowledge
+    (marginals of every card and the exact probability of every void) -- said
+    as the nearest legal whole number.
+
+    Play: a card *surely wins* the trick when the seat knows that no player
+    still to play can hold a card that beats it (voids included); it *surely
+    loses* when it is already beaten on the table or a later player is known
+    to hold the led suit only above it.  While it needs tricks it plays its
+    cheapest sure winner, else (leading) its most likely winner, else a low
+    card; once it has enough it plays its highest sure loser, else its least
+    likely winner.
+    """
+
+    name = "knowledge"
+
+    def guess(self, legal: list[int]) -> int:
+        v = self.view
+        assert v is not None
+        odds = _Odds(v)
+        expected = 0.0
+        for c in range(32):
+            if v.hand >> c & 1:
+                expected += self._win_chance(v, odds, c, ())
+        return nearest_legal(int(expected + 0.5), legal)
+
+    def _win_chance(self, v: SeatView, odds: _Odds, c: int, later: Sequence[int] | tuple) -> float:
+        """Chance that ``c`` (led, or played to the current trick) takes the trick."""
+        others = list(later) if later else [p for p in range(v.players) if p != v.seat]
+        t = v.trump
+        led = v.trick[0] >> 3 if v.trick else c >> 3
+        if v.trick:
+            w = v.trick[_winner_index(v.trick, t)]
+            if not _beats(c, w, t):
+                return 0.0
+        prob = 1.0
+        for p in others:
+            if c >> 3 == led:
+                prob *= odds.none_of(p, _above(c) & ~v.hand)
+                if t is not None and led != t:
+                    trumps = (0xFF << (8 * t)) & ~v.hand
+                    prob *= 1.0 - odds.void[p][led] * (1.0 - odds.none_of(p, trumps))
+            else:  # a ruff: only higher trumps of a hand void in the led suit beat it
+                prob *= 1.0 - odds.void[p][led] * (1.0 - odds.none_of(p, _above(c) & ~v.hand))
+        return prob
+
+    def _later(self, v: SeatView) -> list[int]:
+        return [(v.seat + i) % v.players for i in range(1, v.players - len(v.trick))]
+
+    def _sure_winner(self, v: SeatView, odds: _Odds, c: int) -> bool:
+        t = v.trump
+        if v.trick:
+            w = v.trick[_winner_index(v.trick, t)]
+            if not _beats(c, w, t):
+                return False
+        led = v.trick[0] >> 3 if v.trick else c >> 3
+        if c >> 3 != led and c >> 3 != t:
+            return False
+        for p in self._later(v):
+            if c >> 3 == led:
+                if odds.can_hold(p, _above(c) & ~v.hand):
+                    return False
+                if t is not None and led != t and odds.void[p][led] > 0:
+                    if odds.can_hold(p, (0xFF << (8 * t)) & ~v.hand):
+                        return False
+            elif odds.void[p][led] > 0 and odds.can_hold(p, _above(c) & ~v.hand):
+                return False
+        return True
+
+    def _sure_loser(self, v: SeatView, odds: _Odds, c: int) -> bool:
+        t = v.trump
+        if v.trick:
+            w = v.trick[_winner_index(v.trick, t)]
+            if not _beats(c, w, t):
+                return True
+        led = v.trick[0] >> 3 if v.trick else c >> 3
+        if c >> 3 != led:
+            return False
+        below = (0xFF << (8 * led)) & ~_above(c) & ~(1 << c)
+        for p in self._later(v):
+            # p must follow and every card of the suit it may hold is higher
+            if odds.void[p][led] == 0 and not odds.can_hold(p, below & ~v.hand):
+                return True
+        return False
+
+    def play(self, legal: list[int]) -> int:
+        v = self.view
+        assert v is not None
+        if len(legal) == 1:
+            return legal[0]
+        odds = _Odds(v)
+        t = v.trump
+        later = self._later(v)
+        if v.need > 0:
+            sure = [c for c in legal if self._sure_winner(v, odds, c)]
+            if sure:
+                return min(sure, key=lambda c: (card_strength(c, t), c))
+            chance = {c: self._win_chance(v, odds, c, later) for c in legal}
+            best = max(legal, key=lambda c: (chance[c], -card_strength(c, t)))
+            if not v.trick or chance[best] >= 0.5 or v.need >= v.remaining_tricks:
+                return best
+            return min(legal, key=lambda c: (card_strength(c, t), c))
+        safe = [c for c in legal if self._sure_loser(v, odds, c)]
+        if safe:
+            return max(safe, key=lambda c: (card_strength(c, t), c))
+        chance = {c: self._win_chance(v, odds, c, later) for c in legal}
+        return min(legal, key=lambda c: (chance[c], card_strength(c, t)))
+
+
+def _beats(c: int, w: int, trump: int | None) -> bool:
+    """Whether ``c`` played after ``w`` (the card winning so far) takes the lead."""
+    if c >> 3 == w >> 3:
+        return c > w
+    return trump is not None and c >> 3 == trump
+
+
+def _winner_index(cards: Sequence[int], trump: int | None) -> int:
+    from games.boerenbridge import trick_winner
+
+    return trick_winner(cards, trump)
+
+
+class SamplingBot(ViewBot):
+    """Determinized Monte Carlo on exact knowledge and exact double-dummy solutions.
+
+    To guess, the bot draws ``samples`` deals consistent with everything its
+    seat has seen (the exact uniform sampler of :mod:`games.deal`), solves each
+    with every hand open and estimates the chance of each outcome; it says
+    the guess with the best expected round score.  To play, it draws deals
+    again and, for every card it may play, asks the double-dummy search how
+    close to its guess it can force its tricks whatever the others do (a hit
+    scores ``2 * guess + 10``, a miss by ``d`` scores ``-2 * d``); it plays the
+    card with the best average.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seeds the sampler; the same seed and observations give the same play.
+    samples : int
+        Deals drawn per decision in small positions; big positions (many
+        cards left) use fewer so a whole game stays within a few seconds.
+    """
+
+    name = "sampling"
+
+    def __init__(self, seed: int | None = None, samples: int = 24):
+        super().__init__(seed)
+        self.samples = samples
+        self._solvers: dict[tuple[int | None, bool], Any] = {}
+        self._np_rng: Any = None
+
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        import numpy as np
+
+        self._np_rng = np.random.default_rng(self.rng.getrandbits(63))
+
+    def _solver(self, trump: int | None) -> Any:
+        from games.double_dummy import DoubleDummySolver
+
+        key = (trump, False)
+        s = self._solvers.get(key)
+        if s is None:
+            assert self.view is not None
+            s = DoubleDummySolver(trump, self.view.players, self.seat, max_entries=200_000)
+            self._solvers[key] = s
+        return s
+
+    def _budget(self, cards_left: int, guessing: bool = False) -> int:
+        """Deals to draw when the seat holds ``cards_left`` cards (exact searches grow
+        steeply with the number of cards, so big positions get fewer deals)."""
+        if guessing:
+            return self.samples if cards_left <= 7 else max(8, self.samples // 2)
+        if cards_left >= 8:
+            return max(3, self.samples // 8)
+        if cards_left == 7:
+            return max(4, self.samples // 5)
+        if cards_left == 6:
+            return max(8, self.samples // 3)
+        return self.samples
+
+    def guess(self, legal: list[int]) -> int:
+        from games.double_dummy import Position
+
+        v = self.view
+        assert v is not None
+        n = v.cards
+        deals = v.sample_hands(self._budget(n, guessing=True), self._np_rng)
+        solver = self._solver(v.trump)
+        leader = (v.dealer + 1) % v.players
+        counts = [0] * (n + 1)
+        for hands in deals:
+            pos = Position(hands, v.trump, leader)
+            counts[solver.max_tricks(pos)] += 1
+        total = len(deals)
+
+        def expected(g: int) -> float:
+            return sum(counts[t] * round_score_of(v, g, t) for t in range(n + 1)) / total
+
+        return max(legal, key=lambda g: (expected(g), -g))
+
+    def play(self, legal: list[int]) -> int:
+        from games.double_dummy import Position
+
+        v = self.view
+        assert v is not None
+        if len(legal) == 1:
+            return legal[0]
+        reps = _representatives(legal, v)
+        deals = v.sample_hands(self._budget(v.hand_size(v.seat)), self._np_rng)
+        solver = self._solver(v.trump)
+        guess = v.guesses[v.seat] or 0
+        r = v.need
+        totals = dict.fromkeys(reps, 0.0)
+        for hands in deals:
+            pos = Position(hands, v.trump, v.leader, tuple(v.trick))
+            for c in reps:
+                after, w = pos.play(c)
+                need = r - (1 if w == v.seat else 0)
+                totals[c] += _score_after(solver, after, need, guess, v)
+        best = max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
+        return best
+
+
+def round_score_of(view: SeatView, guess: int, tricks: int) -> int:
+    """The round score of ``guess`` against ``tricks`` in the view's round."""
+    from games.boerenbridge import round_score
+
+    return round_score(view.params, view.cards, guess, tricks)
+
+
+def _representatives(legal: list[int], view: SeatView) -> list[int]:
+    """One card per run of legal cards adjacent among the cards still in play."""
+    live = view.unseen() | view.hand | sum(1 << c for c in view.trick)
+    out = []
+    prev = -2
+    for c in sorted(legal):
+        # adjacent: same suit and no live card of another hand strictly between
+        if prev >= 0 and c >> 3 == prev >> 3:
+            between = live & ((1 << c) - 1) & ~((2 << prev) - 1)
+            if not between:
+                prev = c
+                continue
+        out.append(c)
+        prev = c
+    return out
+
+
+def _score_after(solver: Any, pos: Any, need: int, guess: int, view: SeatView) -> float:
+    """The round score the seat can force from ``pos`` (its card just played).
+
+    ``need`` is how many of the remaining tricks it still wants.  The miss is
+    resolved to one trick: a position that cannot force its guess within one
+    trick counts as a miss by two (deeper misses are rare and expensive to
+    prove in big positions).
+    """
+    m = pos.remaining_tricks
+    won = guess - need  # tricks already won, the trick in progress included if it is ours
+    lo = min(max(need, 0), m)  # the reachable number of further tricks nearest the guess
+    base = abs(need - lo)  # tricks missed whatever happens
+    if solver.can_force(pos, lo, lo):
+        return round_score_of(view, guess, won + lo)
+    if solver.can_force(pos, lo - 1, lo + 1):
+        return -2.0 * (base + 1)
+    return -2.0 * (base + 2)
+
+
+_register("knowledge", KnowledgeBot)
+_register("sampling", SamplingBot)

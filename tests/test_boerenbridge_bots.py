@@ -1,0 +1,158 @@
+"""BoerenBridge bots: legal, reproducible, blind to hidden cards, and doing what their
+policies say in positions with a known right answer; the narrated ``kripke play``."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import sys
+
+import pytest
+
+from games.base import Bot, load_game, make_bot, play_game, registered_bots
+from games.boerenbridge import GUESS_BASE, card_str, parse_card, parse_cards
+from games.boerenbridge_bots import KnowledgeBot, SamplingBot
+from kripke.cli import main
+
+BOTS = ["random", "greedy", "knowledge", "sampling"]
+
+
+def deal_round(state, hands, trump_action=None):
+    n = state.num_players()
+    cards = [parse_cards(h) for h in hands]
+    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    by_seat = dict(zip(order, cards, strict=True))
+    for k in range(len(cards[0])):
+        for s in order:
+            state.apply_action(by_seat[s][k])
+    if trump_action is not None:
+        state.apply_action(trump_action)
+
+
+def decide(bot: Bot, state, seat: int) -> int:
+    """A fresh bot at ``seat`` fed ``seat``'s observations, asked for its action."""
+    bot.restart(state.game, seat)
+    for obs in state.observations(seat):
+        bot.inform(obs)
+    return bot.step(state.legal_actions(seat))
+
+
+def test_all_bots_are_registered_and_play_legal_games():
+    assert set(BOTS) <= set(registered_bots("boerenbridge"))
+    game = load_game("boerenbridge", variant="lamas")
+    for lineup in (BOTS, BOTS[::-1]):
+        bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
+        res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
+        assert res.forfeit is None and len(res.history) > 60
+
+
+def test_same_seeds_same_game():
+    game = load_game("boerenbridge", rounds=(3, 5), no_trump_rounds=())
+    runs = []
+    for _ in range(2):
+        bots = [make_bot("boerenbridge", name, seed=7 + i) for i, name in enumerate(BOTS)]
+        runs.append(play_game(game, bots, seed=9).history)
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", ["knowledge", "sampling"])
+def test_bots_decide_from_what_their_seat_saw_only(name):
+    """Two deals that differ only in the other hands look the same to East before the
+    first card: East's bot must act the same in both."""
+    game = load_game("boerenbridge", rounds=(4,), no_trump_rounds=())
+    hands_a = ["AH 7C 9D QS", "KH 8C 10D 8S", "QH 9C JD 9S", "JH 10C QD 10S"]
+    hands_b = ["AH 7C 9D QS", "10S 9S 10D 8C", "JH QD KH 8S", "JD QH 9C 10C"]
+    actions = []
+    for hands in (hands_a, hands_b):
+        state = game.new_initial_state()
+        deal_round(state, hands, trump_action=parse_card("KS"))
+        assert state.current_player() == 1
+        guess = decide(make_bot("boerenbridge", name, seed=3), state, 1)
+        for g in (guess - GUESS_BASE, 0, 1, 0):
+            if state.current_player() == 0 and sum(x for x in state.guesses if x) + g == 4:
+                g += 1
+            state.apply_action(GUESS_BASE + g)
+        card = decide(make_bot("boerenbridge", name, seed=3), state, 1)
+        actions.append((guess, card, state.information_state_string(1)))
+    assert actions[0] == actions[1]
+
+
+@pytest.mark.parametrize("south_guess, right", [(1, "KS"), (0, "7C")])
+def test_sampling_and_knowledge_bots_find_the_only_card_that_hits(south_guess, right):
+    """East leads the A♦ and holds the A♠; South (K♠ 7♣) is void in diamonds.  Ruffing
+    with the K♠ takes exactly one trick (the 7♣ is then led into East's A♠ ruff);
+    throwing the 7♣ takes none (the K♠ falls under the A♠)."""
+    game = load_game("boerenbridge", rounds=(2,), no_trump_rounds=())
+    state = game.new_initial_state()
+    deal_round(state, ["AD AS", "KS 7C", "QD 9C", "JD 10C"], trump_action=parse_card("8S"))
+    east = 2 if south_guess == 0 else 1
+    for g in (east, south_guess, 0, 1):  # North, the dealer, keeps the total off 2
+        state.apply_action(GUESS_BASE + g)
+    state.apply_action(parse_card("AD"))
+    assert decide(SamplingBot(seed=2), state, 2) == parse_card(right)
+    assert decide(KnowledgeBot(seed=2), state, 2) == parse_card(right)
+
+
+def test_smarter_bots_outscore_random_over_seeded_lamas_games():
+    game = load_game("boerenbridge", variant="lamas")
+    totals = {name: 0.0 for name in ("random", "knowledge", "sampling")}
+    for g in range(6):
+        lineup = ["random", "knowledge", "sampling", "random"]
+        k = g % 4
+        lineup = lineup[k:] + lineup[:k]
+        bots = [make_bot("boerenbridge", n, seed=10 * g + i) for i, n in enumerate(lineup)]
+        res = play_game(game, bots, seed=g)
+        for seat, n in enumerate(lineup):
+            totals[n] += res.returns[seat] / (2 if n == "random" else 1)
+    assert totals["knowledge"] > totals["random"] and totals["sampling"] > totals["random"]
+
+
+# ------------------------------------------------------------------ kripke play
+def run(*argv, stdin: str | None = None):
+    out = io.StringIO()
+    old = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(argv), out=out)
+    finally:
+        sys.stdin = old
+    return code, out.getvalue()
+
+
+def test_narrated_game_shows_every_seats_knowledge():
+    code, text = run(
+        "play", "boerenbridge", "--seed", "3", "--bots", "knowledge,greedy,sampling,random",
+        "--param", "rounds=2,3",
+    )  # fmt: skip
+    assert code == 0
+    assert "Round 1/2 · 2 cards · dealer North" in text and "Round 2/2" in text
+    assert "East guesses" in text and "no deal ruled out" in text
+    assert text.count(" deals · sure where ") == 4 * (2 * 4 - 1 + 3 * 4 - 1)
+    assert "final scores:" in text and "winner:" in text
+
+
+def test_quiet_lamas_game_prints_the_result_only():
+    code, text = run("play", "boerenbridge", "--variant", "lamas", "--bots", "greedy", "--quiet")
+    assert code == 0 and text.count("\n") == 1 and text.startswith("final scores:")
+
+
+def test_a_human_seat_plays_from_the_terminal():
+    answers = "\n".join(itertools.chain.from_iterable(
+        ["x", "0", "1"] + [card_str(c) for c in range(32)] for _ in range(40)
+    ))  # fmt: skip
+    code, text = run(
+        "play", "boerenbridge", "--human", "0", "--bots", "greedy", "--param", "rounds=2",
+        stdin=answers,
+    )  # fmt: skip
+    assert code == 0 and "your hand" in text and "North (you" in text
+    assert "not one of" in text or "is not a BoerenBridge card" in text
+
+
+def test_bad_play_options_are_named():
+    code, _ = run("play", "boerenbridge", "--bots", "greedy,random", "--quiet")
+    assert code == 2
+    code, _ = run("play", "boerenbridge", "--bots", "wizard", "--quiet")
+    assert code == 2
+    code, _ = run("play", "boerenbridge", "--players", "5", "--quiet")
+    assert code == 2
