@@ -277,7 +277,7 @@ def test_replay_knowledge_over_a_boerenbridge_round():
 
     tl = replay_knowledge(
         state,
-        lambda s, seat: bb.SeatView.from_state(s, seat).knowledge(),
+        lambda seat: bb.SeatView(game.params, seat),
         start=begin,
         stop=end,
         mark=mark,
@@ -297,4 +297,42 @@ def test_replay_knowledge_rejects_a_bad_slice():
 
     state = bb.random_playout(load_game("boerenbridge"), seed=1, stop_after=30)
     with pytest.raises(VisualizeError, match="cannot replay actions 10..99"):
-        replay_knowledge(state, lambda s, i: None, start=10, stop=99)
+        replay_knowledge(state, lambda seat: None, start=10, stop=99)
+
+
+def test_replay_knowledge_of_bs_follows_each_seat_from_its_observations():
+    """BS koth: the counts of the incremental replay equal those of seat knowledge
+    rebuilt from scratch at the same step, and every call is marked."""
+    bs = pytest.importorskip("games.bs")
+    from games.base import load_game, make_bot, play_game
+
+    game = load_game("bs", variant="koth")
+    bots = [make_bot("bs", name, seed=i) for i, name in enumerate(["truthful", "liar"] * 2)]
+    state = play_game(game, bots, seed=2, max_steps=75, keep_state=True).state
+
+    def mark(s, player, action):
+        return f"P{player} calls" if s.phase == "call" and action == bs.CALL else None
+
+    tl = replay_knowledge(state, lambda seat: bs.SeatKnowledge(game, seat, exact=True), mark=mark)
+    replay = game.new_initial_state()
+    for a in state.history()[: tl.steps[-1]]:
+        replay.apply_action(a)
+    for seat in range(4):
+        fresh = bs.SeatKnowledge(game, seat, exact=True)
+        for o in replay.observations(seat):
+            fresh.observe(o)
+        assert tl.counts[f"P{seat}"][-1] == fresh.knowledge.count()
+    assert all(c[0] > 10**9 for c in tl.counts.values())
+    calls = [
+        t
+        for t, a in enumerate(state.history())
+        if a == bs.CALL and _phase_at(game, state, t) == "call"
+    ]
+    assert len(tl.events) == len(calls)
+
+
+def _phase_at(game, state, t):
+    replay = game.new_initial_state()
+    for a in state.history()[:t]:
+        replay.apply_action(a)
+    return replay.phase

@@ -332,7 +332,7 @@ class Timeline:
 
 def replay_knowledge(
     state: Any,
-    knowledge: Callable[[Any, int], Any],
+    follower: Callable[[int], Any],
     *,
     seats: Sequence[int] | None = None,
     names: Sequence[str] | None = None,
@@ -349,9 +349,13 @@ def replay_knowledge(
     state : games.base.State
         A state whose :meth:`~games.base.State.history` is replayed from
         ``state.game.new_initial_state()``.
-    knowledge : callable ``(state, seat) -> DealKnowledge``
-        A seat's deal knowledge in a state, built from that seat's
-        observations (e.g. ``lambda s, i: SeatView.from_state(s, i).knowledge()``).
+    follower : callable ``seat -> follower``
+        Makes the object that follows one seat's observations: it has
+        ``observe(observation)`` and a ``knowledge`` attribute or method
+        giving the seat's :class:`~games.deal.DealKnowledge` — e.g.
+        ``lambda seat: SeatKnowledge(game, seat, exact=True)`` for BS or
+        ``lambda seat: SeatView(game.params, seat)`` for BoerenBridge.  It
+        receives that seat's observations and nothing else.
     seats : sequence of int, optional
         The seats to follow (default: all).
     names : sequence of str, optional
@@ -377,19 +381,33 @@ def replay_knowledge(
             f"cannot replay actions {start}..{stop} of a history of {len(history)} actions"
         )
     replay = state.game.new_initial_state()
-    for a in history[:start]:
-        replay.apply_action(a)
     n = replay.num_players()
     follow = list(range(n)) if seats is None else [int(s) for s in seats]
     labels = [f"P{s}" for s in follow] if names is None else [str(x) for x in names]
     if len(labels) != len(follow):
         raise VisualizeError(f"{len(labels)} names for {len(follow)} seats")
+    followers = {s: follower(s) for s in follow}
+    seen = dict.fromkeys(follow, 0)
+
+    def catch_up() -> None:
+        for s in follow:
+            obs = replay.observations(s)
+            for o in obs[seen[s] :]:
+                followers[s].observe(o)
+            seen[s] = len(obs)
 
     def record(into: dict[str, list[int]]) -> None:
+        catch_up()
         for s, label in zip(follow, labels, strict=True):
-            into[label].append(int(knowledge(replay, s).count()))
+            k = followers[s].knowledge
+            k = k() if callable(k) else k
+            if k is None:
+                raise VisualizeError(f"the follower of seat {s} keeps no deal knowledge")
+            into[label].append(int(k.count()))
 
     first = start
+    for a in history[:start]:
+        replay.apply_action(a)
     while decisions_only and first < stop and replay.current_player() < 0:
         replay.apply_action(history[first])  # the deal: counts start once it is done
         first += 1
