@@ -324,7 +324,8 @@ class State(ABC):
         shows only what ``seat`` has observed.  The default lists, for each
         kind of event and actor, the latest one ``seat`` observed (preferring
         the fuller version when ``seat`` saw both a private event and others'
-        redacted ones, e.g. its own deal).
+        redacted ones, e.g. its own deal, and leaving out other seats' private
+        events of which ``seat`` saw nothing but that they happened).
         """
         if not 0 <= seat < self.num_players():
             raise InvalidParameterError(
@@ -340,7 +341,8 @@ class State(ABC):
             latest[key] = obs
         for (kind, actor, keys), obs in latest.items():
             fuller = any(k2 == kind and a2 == actor and keys < ks2 for k2, a2, ks2 in latest)
-            if not fuller:
+            unseen = not obs.public and not obs.data  # another seat's private event
+            if not fuller and not unseen:
                 rows.append((kind if actor is None else f"{kind} P{actor}", str(obs)))
         return rows
 

@@ -110,3 +110,10 @@ def test_rows_are_escaped_and_checked():
         rows_html([("only one",)])
     with pytest.raises(InvalidParameterError, match="seat 5"):
         _dealt(0, 1).seat_view(5)
+
+
+def test_other_seats_private_events_seen_only_as_happening_are_left_out():
+    s = _dealt(0, 1)
+    s._observe("peek", 1, audience=(1,), hidden={"secret": "QD"})
+    assert ("peek P1", "P1 peek secret=QD") in s.seat_view(1)
+    assert not [row for row in s.seat_view(0) if row[0].startswith("peek")]

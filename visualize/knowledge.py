@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import html
+import math
 import textwrap
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -385,13 +386,14 @@ def draw_knowledge_timeline(
     styles = agent_styles([n for n, _ in series])
     if ax is None:
         _, ax = plt.subplots(figsize=(8.0, 3.6))
-    top = 1.0
+    top, bottom = 1.0, math.inf
     # the last count holds for one more step, so it shows as a segment too
     tail = float(np.median(np.diff(xs))) if length > 1 else 1.0
     xs_drawn = np.r_[xs, xs[-1] + tail]
     for name, vals in series:
         y = np.array([float(v) for v in vals])
         top = max(top, float(y.max()))
+        bottom = min(bottom, float(y.min()))
         st = styles[name]
         ax.step(
             xs_drawn,
@@ -419,7 +421,8 @@ def draw_knowledge_timeline(
                 zorder=4,
             )
     ax.set_yscale("log")
-    ax.set_ylim(0.5, top * 30)
+    # down to 1 (knowing the deal) only when some seat gets there
+    ax.set_ylim(0.5 if bottom <= 1.0 else bottom / 10, top * 30)
     trans = blended_transform_factory(ax.transData, ax.transAxes)
     for step, text in events:
         ax.axvline(step, color="#7F7F7F", linestyle=":", lw=1.0, gid="event")
