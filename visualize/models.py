@@ -352,13 +352,14 @@ def _s5_style(model: KripkeModel, agents: Sequence[str], s5: str) -> str:
     if s5 != "auto":
         return s5
     n = model.num_worlds
-    total = 0
+    total, largest = 0, 0
     for a in agents:
         rel = model.relation(a)
         if isinstance(rel, Partition):
             sizes = np.bincount(rel.labels, minlength=rel.num_classes)
             total += int((sizes * (sizes - 1) // 2).sum())
-    return "edges" if total <= max(3 * n, 60) else "chains"
+            largest = max(largest, int(sizes.max(initial=0)))
+    return "edges" if total <= max(3 * n, 60) and largest <= 4 else "chains"
 
 
 def _near_other_node(xy: np.ndarray, i: int, j: int) -> bool:
@@ -764,8 +765,8 @@ def draw_model(
         indistinguishable worlds; a chain through each class (the worlds an
         agent cannot tell apart are those joined by a path of its colour:
         transitive edges left out); or each class as a shaded region.
-        ``"auto"`` uses edges unless there would be more than
-        ``max(3 n, 60)`` of them, chains otherwise.
+        ``"auto"`` uses edges when no class has more than four worlds and
+        there are at most ``max(3 n, 60)`` of them, chains otherwise.
     loops : bool
         Draw reflexive loops of non-S5 relations (S5 loops are never drawn).
     edge_labels : bool
