@@ -336,3 +336,14 @@ def _phase_at(game, state, t):
     for a in state.history()[:t]:
         replay.apply_action(a)
     return replay.phase
+
+
+def test_belief_draw_hides_locations_that_hold_none_of_the_cards():
+    k = deal.DealKnowledge(cards_mod.Deck(["A", "B", "C"]), {"me": 1, "you": 2, "pile": 0})
+    k.reveal("me", "A")
+    b = belief_of(k, seat="me")
+    assert b.locations == ("me", "you", "pile")
+    shown = [t.get_text() for t in by_gid(b.draw(), "location")]
+    assert shown == ["me", "you"]
+    everything = [t.get_text() for t in by_gid(b.draw(hide_empty=False), "location")]
+    assert everything == ["me", "you", "pile"]

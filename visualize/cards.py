@@ -186,19 +186,31 @@ class Belief:
     groups: tuple[str, ...] | None = None
     known: tuple[tuple[bool, ...], ...] | None = None
 
-    def draw(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
+    def draw(self, ax: Axes | None = None, *, hide_empty: bool = True, **kwargs: Any) -> Axes:
         """:func:`~visualize.knowledge.draw_belief` of this belief (cards grouped by suit
-        for decks of more than 16 cards)."""
+        for decks of more than 16 cards; locations that surely hold none of the
+        cards left out unless ``hide_empty`` is false)."""
         from visualize.knowledge import draw_belief
 
+        cols = [
+            j
+            for j in range(len(self.locations))
+            if not hide_empty or any(row[j] for row in self.probabilities)
+        ]
         kwargs.setdefault("title", f"{self.seat}'s belief ({self.deals:,} deals possible)")
         if self.groups is not None and len(self.cards) > 16:
             kwargs.setdefault("groups", self.groups)
         if self.copies and max(self.copies) > 1:
             kwargs.setdefault("copies", self.copies)
         if self.known is not None:
-            kwargs.setdefault("known", self.known)
-        return draw_belief(self.probabilities, self.cards, self.locations, ax, **kwargs)
+            kwargs.setdefault("known", [[row[j] for j in cols] for row in self.known])
+        return draw_belief(
+            [[row[j] for j in cols] for row in self.probabilities],
+            self.cards,
+            [self.locations[j] for j in cols],
+            ax,
+            **kwargs,
+        )
 
 
 def belief_of(knowledge: Any, seat: str | None = None) -> Belief:

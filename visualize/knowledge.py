@@ -277,7 +277,7 @@ def draw_belief(
                 loc,
                 ha="center",
                 va="bottom",
-                rotation=60 if len(loc) > 4 else 0,
+                rotation=60 if max(map(len, locations)) > 4 else 0,
                 fontsize=font_size - 1,
                 gid="location",
             )
