@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import atexit
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -160,18 +160,22 @@ def fresh_manager(name: str | None = None) -> Iterator[Manager]:
 
 @atexit.register
 def _shutdown() -> None:
-    """Free cached BDDs while their managers are still alive (quiet interpreter exit)."""
+    """Free cached BDDs while their managers are still alive (a quiet interpreter exit)."""
     import gc
 
     for mgr in [*_managers.values(), *_retired]:
         mgr.clear_caches()
     gc.collect()
-    # keep every manager alive to the very end: a CUDD manager freed before its
-    # last BDD would complain; the operating system reclaims the memory anyway
-    _keepalive.extend([*_managers.values(), *_retired])
 
 
-_keepalive: list[Manager] = []
+def _immortal(obj: object) -> None:
+    """Never free ``obj``: a BDD manager must outlive every BDD node it made
+    (both backends check their reference counts when freed), and at
+    interpreter exit Python frees objects in no useful order.  The operating
+    system reclaims the memory."""
+    import ctypes
+
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
 def manager(name: str | None = None) -> Manager:
@@ -253,18 +257,24 @@ class Manager:
             mem = min(_total_memory() // 4, 2 * 2**30)
             self.bdd = _cudd.BDD(memory_estimate=mem, initial_cache_size=2**20)
             self.bdd.configure(reordering=False)
+            _immortal(self.bdd)
         else:
             self.bdd = _autoref.BDD()
             self.bdd.configure(reordering=False)
+            _immortal(self.bdd)
         self.true = self.bdd.true
         self.false = self.bdd.false
         self._vars: dict[str, BDD] = {}
+        self._primes: dict[str, BDD] = {}
         self._fresh = 0
         self._peak = 0
+        self._after_gc = 0
         self._cubes: dict[frozenset[str], BDD] = {}
         #: canonical ids of formulas, shared by every structure of this manager
         self.intern: dict[tuple[Any, ...], int] = {}
         self.canon_cache: dict[int, tuple[Any, int]] = {}
+        #: whether the formula with a canonical id is propositional (by id)
+        self.propositional: list[bool] = []
         #: structures the puzzle builders made, by arguments (they are immutable)
         self.builds: dict[Any, Any] = {}
         self._apply_memory_limit()
@@ -282,9 +292,17 @@ class Manager:
             self.bdd.configure(max_memory=int(limit))
 
     def check(self) -> None:
-        """Raise :class:`SizeLimitError` if the pure-Python backend holds too many nodes."""
+        """Raise :class:`SizeLimitError` if the pure-Python backend holds too many nodes.
+
+        The pure-Python backend never frees dead nodes by itself; this
+        collects them when the table has doubled since the last collection.
+        """
         if self.backend == "autoref":
             n = len(self.bdd)
+            if n > 2 * self._after_gc + 50_000:
+                self.bdd.collect_garbage()
+                n = len(self.bdd)
+                self._after_gc = n
             if n > self._peak:
                 self._peak = n
             limit = _limits["max_nodes"]
@@ -295,16 +313,20 @@ class Manager:
                 )
 
     @contextmanager
-    def guard(self, what: str) -> Iterator[None]:
-        """Turn the backend's out-of-memory failures into :class:`SizeLimitError`."""
+    def guard(self, what: str | Callable[[], str]) -> Iterator[None]:
+        """Turn the backend's out-of-memory failures into :class:`SizeLimitError`.
+
+        ``what`` (text, or a function making it) names the task in the message.
+        """
         try:
             yield
         except (ValueError, RuntimeError, MemoryError) as exc:
             text = str(exc)
             if "NULL" in text or "out of memory" in text or isinstance(exc, MemoryError):
                 limit = _limits["max_memory"] or _total_memory() // 2
+                task = what() if callable(what) else what
                 raise SizeLimitError(
-                    f"{what} needs more than the BDD memory limit of {limit // _MIB} MiB; "
+                    f"{task} needs more than the BDD memory limit of {limit // _MIB} MiB; "
                     "raise it with kripke.symbolic.set_limits(max_memory=...) or choose a "
                     "better variable order"
                 ) from None
@@ -313,9 +335,22 @@ class Manager:
     def peak_nodes(self) -> int:
         """The largest number of live BDD nodes so far."""
         if self.backend == "cudd":
-            return int(self.bdd.statistics()["peak_live_nodes"])
+            return int(self._statistics()["peak_live_nodes"])
         self.check()
         return self._peak
+
+    def _statistics(self) -> dict[str, Any]:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # dd notes a unit change of "mem" on every call
+            return dict(self.bdd.statistics())
+
+    def memory_in_use(self) -> int:
+        """Bytes the backend has allocated (CUDD), or an estimate from the node count."""
+        if self.backend == "cudd":
+            return int(self._statistics()["mem"])
+        return 100 * len(self.bdd)
 
     def live_nodes(self) -> int:
         """The number of BDD nodes currently referenced."""
@@ -323,12 +358,26 @@ class Manager:
 
     # --------------------------------------------------------- variables
     def declare(self, names: Iterable[str]) -> None:
-        """Declare variables (with their primed copies) at the bottom of the order."""
+        """Declare variables at the bottom of the order."""
         bdd = self.bdd
         for name in names:
             if name not in self._vars:
-                bdd.declare(name, name + "'")
+                bdd.declare(name)
                 self._vars[name] = bdd.var(name)
+
+    def ensure_primes(self, names: Iterable[str]) -> None:
+        """Declare the primed copies of ``names``, each directly below its variable
+        (CUDD; the pure-Python backend puts them at the bottom)."""
+        bdd = self.bdd
+        for name in names:
+            p = name + "'"
+            if p in self._primes:
+                continue
+            if self.backend == "cudd":
+                bdd.insert_var(p, self.level(name) + 1)
+            else:
+                bdd.declare(p)
+            self._primes[p] = bdd.var(p)
 
     def is_declared(self, name: str) -> bool:
         return name in self._vars
@@ -346,7 +395,14 @@ class Manager:
 
     def primed(self, name: str) -> BDD:
         """The BDD of the primed copy of a declared variable."""
-        return self.bdd.var(name + "'")
+        p = self._primes.get(name + "'")
+        if p is None:
+            self.ensure_primes([name])
+            p = self._primes[name + "'"]
+        return p
+
+    def has_prime(self, name: str) -> bool:
+        return name + "'" in self._primes
 
     def level(self, name: str) -> int:
         return int(self.bdd.level_of_var(name))
@@ -367,9 +423,10 @@ class Manager:
         rest = [n for n in current if n not in chosen]
         new = rest[:first] + list(names) + rest[first:]
         dvars: dict[str, int] = {}
-        for i, n in enumerate(new):
-            dvars[n] = 2 * i
-            dvars[n + "'"] = 2 * i + 1
+        for n in new:
+            dvars[n] = len(dvars)
+            if n + "'" in self._primes:
+                dvars[n + "'"] = len(dvars)
         if self.backend == "cudd":
             assert _cudd is not None
             _cudd.reorder(self.bdd, dvars)
@@ -383,9 +440,7 @@ class Manager:
         key = frozenset(names)
         hit = self._cubes.get(key)
         if hit is None:
-            hit = self.true
-            for n in sorted(key, key=self.level, reverse=True):
-                hit = self.bdd.var(n) & hit
+            hit = self.assignment_cube(dict.fromkeys(key, True))
             if len(self._cubes) > 4096:
                 self._cubes.clear()
             self._cubes[key] = hit
@@ -399,11 +454,12 @@ class Manager:
             return self.bdd.apply("exists", cube, u)
         return self.bdd.exist(self.bdd.support(cube), u)
 
-    def and_exists(self, u: BDD, v: BDD, cube: BDD, names: Sequence[str]) -> BDD:
-        """``∃ names. u ∧ v`` in one pass where the backend allows it (``cube`` = their cube)."""
+    def and_exists(self, u: BDD, v: BDD, cube: BDD, names: Sequence[str] | int) -> BDD:
+        """``∃ vars(cube). u ∧ v``; ``names`` lists the variables when they are few
+        (one pass in CUDD), else gives their number."""
         if not names:
             return u & v
-        if self.backend == "cudd" and len(names) <= 64 and len(self._vars) <= 4096:
+        if self.backend == "cudd" and not isinstance(names, int) and len(self._vars) <= 4096:
             return _cudd.and_exists(u, v, names)  # type: ignore[union-attr]
         return self.exists(cube, u & v)
 
@@ -446,7 +502,9 @@ class Manager:
 
     def prime(self, u: BDD) -> BDD:
         """``u`` over the primed copies of its variables."""
-        return self.rename(u, {v: v + "'" for v in self.support(u)})
+        supp = self.support(u)
+        self.ensure_primes(supp)
+        return self.rename(u, {v: v + "'" for v in supp})
 
     def support(self, u: BDD) -> set[str]:
         return set(self.bdd.support(u))
@@ -457,8 +515,13 @@ class Manager:
     def equiv(self, a: BDD, b: BDD) -> BDD:
         return a.equiv(b)
 
+    def xor(self, a: BDD, b: BDD) -> BDD:
+        return self.bdd.apply("xor", a, b)
+
     def assignment_cube(self, values: Mapping[str, bool]) -> BDD:
         """The conjunction of literals ``values`` (a cube)."""
+        if self.backend == "cudd" and len(values) > 16:
+            return self.bdd.cube({k: bool(v) for k, v in values.items()})
         out = self.true
         for name in sorted(values, key=self.level, reverse=True):
             v = self.bdd.var(name)

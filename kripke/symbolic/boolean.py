@@ -18,7 +18,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from kripke.errors import EngineError, UnknownAtomError
 from kripke.formulas import (
@@ -39,6 +40,9 @@ from kripke.symbolic._bdd import BDD, Manager, manager
 __all__ = ["bdd_of", "at_least", "at_most", "exactly", "between", "count_between", "key_of"]
 
 _KEYS: dict[str, str] = {}
+# the canonical text of an atom, as Atom.key writes it: name or name(arg, arg, ...)
+_CANONICAL = re.compile(r"^[^\W\d]\w*(\([\w#♠♥♦♣]+[+-]?(, [\w#♠♥♦♣]+[+-]?)*\))?$")
+_RESERVED = re.compile(r"^(top|bot)$|^(K|M|Kw|E|C|D)_")
 
 
 def key_of(a: Atom | str) -> str:
@@ -48,7 +52,10 @@ def key_of(a: Atom | str) -> str:
     if isinstance(a, str):
         hit = _KEYS.get(a)
         if hit is None:
-            hit = atom_key(a)
+            if _CANONICAL.match(a) and not _RESERVED.match(a):
+                hit = a
+            else:
+                hit = atom_key(a)
             if len(_KEYS) > 100_000:
                 _KEYS.clear()
             _KEYS[a] = hit
@@ -61,7 +68,11 @@ def _keys(atoms: Iterable[Atom | str]) -> list[str]:
 
 
 def bool_bdd(
-    mgr: Manager, f: Formula, known: frozenset[str] | set[str] | None = None, what: str = "law"
+    mgr: Manager,
+    f: Formula,
+    known: frozenset[str] | set[str] | None = None,
+    what: str = "law",
+    defs: Mapping[str, BDD] | None = None,
 ) -> BDD:
     """The BDD of a propositional formula (its atoms must be declared, or in ``known``)."""
     memo: dict[int, BDD] = {}
@@ -80,6 +91,8 @@ def bool_bdd(
                 r = mgr.true
             case Bottom():
                 r = mgr.false
+            case Atom() if defs and g.key in defs:
+                r = defs[g.key]
             case Atom():
                 key = g.key
                 if (known is not None and key not in known) or not mgr.is_declared(key):
@@ -93,10 +106,12 @@ def bool_bdd(
                 r = mgr.true
                 for a in args:
                     r = r & memo[id(a)]
+                    mgr.check()
             case Or(args):
                 r = mgr.false
                 for a in args:
                     r = r | memo[id(a)]
+                    mgr.check()
             case Implies(left, right):
                 r = ~memo[id(left)] | memo[id(right)]
             case Iff(left, right):

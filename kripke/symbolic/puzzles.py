@@ -86,44 +86,51 @@ def cheryls_birthday(actual: tuple[str, int] = ("July", 16)) -> PointedStructure
 
 
 def sum_and_product(bound: int = 100) -> KnowledgeStructure:
-    """Sum and Product: atoms ``x(i)``, ``y(j)``; S observes auxiliary variables
-    holding the sum in binary, P the product (van Ditmarsch, Ruan & Verbrugge 2008)."""
+    """Sum and Product: atoms ``x(i)``, ``y(j)``; agents ``S`` and ``P``.
+
+    The numbers are held in binary by auxiliary variables, and ``x(i)``,
+    ``y(j)`` are atoms defined from them; S observes variables holding the
+    sum in binary, P the product (cf. van Ditmarsch, Ruan & Verbrugge 2008;
+    the binary encoding follows SMCDEL).  The law has a few thousand nodes
+    where one variable per atom would need tens of thousands.
+    """
     if isinstance(bound, bool) or not isinstance(bound, int) or bound < 5:
         raise KripkeError(f"the bound must be an integer of at least 5, got {bound!r}")
-    pairs = [(x, y) for x in range(2, bound) for y in range(x + 1, bound) if x + y <= bound]
-    xs = sorted({x for x, _ in pairs})
-    ys = sorted({y for _, y in pairs})
-    xatoms = [f"x({i})" for i in xs]
-    yatoms = [f"y({j})" for j in ys]
     mgr = manager()
     cached = mgr.builds.get(("sum_and_product", bound))
     if cached is not None:
         return cached
+    pairs = [(x, y) for x in range(2, bound) for y in range(x + 1, bound) if x + y <= bound]
+    xs = sorted({x for x, _ in pairs})
+    ys = sorted({y for _, y in pairs})
     sums = sorted({x + y for x, y in pairs})
     prods = sorted({x * y for x, y in pairs})
-    # observations on top of the order: knowledge then quantifies the bottom
+    # P's observations on top of the order, then the numbers, then S's
     pbits = [mgr.fresh("p") for _ in range((len(prods) - 1).bit_length())]
+    xbits = [mgr.fresh("x") for _ in range(max(xs).bit_length())]
+    ybits = [mgr.fresh("y") for _ in range(max(ys).bit_length())]
     sbits = [mgr.fresh("s") for _ in range((len(sums) - 1).bit_length())]
-    mgr.declare(xatoms + yatoms)
-    sindex = {s: i for i, s in enumerate(sums)}
-    pindex = {p: i for i, p in enumerate(prods)}
-    scube = {s: mgr.assignment_cube(_binary(sbits, i)) for s, i in sindex.items()}
-    pcube = {p: mgr.assignment_cube(_binary(pbits, i)) for p, i in pindex.items()}
+    xcube = {x: mgr.assignment_cube(_binary(xbits, x)) for x in xs}
+    ycube = {y: mgr.assignment_cube(_binary(ybits, y)) for y in ys}
+    scube = {v: mgr.assignment_cube(_binary(sbits, i)) for i, v in enumerate(sums)}
+    pcube = {v: mgr.assignment_cube(_binary(pbits, i)) for i, v in enumerate(prods)}
     law = mgr.false
     for x in reversed(xs):
         inner = mgr.false
         for y in reversed(ys):
             if x < y and x + y <= bound:
-                inner = inner | (mgr.var(f"y({y})") & scube[x + y] & pcube[x * y])
-        law = law | (mgr.var(f"x({x})") & inner)
-    law = law & count_between(mgr, xatoms, 1, 1) & count_between(mgr, yatoms, 1, 1)
+                inner = inner | (ycube[y] & scube[x + y] & pcube[x * y])
+        law = law | (xcube[x] & inner)
+    defs = {f"x({x})": xcube[x] for x in xs}
+    defs.update({f"y({y})": ycube[y] for y in ys})
     frame = _Frame(
         mgr,
-        tuple(xatoms + yatoms),
-        tuple(pbits + sbits),
+        tuple(defs),
+        tuple(pbits + xbits + ybits + sbits),
         {"S": frozenset(sbits), "P": frozenset(pbits)},
         {},
         ("S", "P"),
+        defs=defs,
     )
     out = frame.structure(law)
     mgr.builds[("sum_and_product", bound)] = out
@@ -179,9 +186,17 @@ def russian_cards_safe_announcements() -> list[tuple[tuple[int, ...], ...]]:
         Ck(ab, a_knows_bs & b_knows_as),
         Ck(RUSSIAN_AGENTS, c_ignorant),
     ]
+    alice = [_has("alice", c) for c in range(7)]
+    hand_formula: dict[tuple[int, ...], Formula] = {}
     safe = []
     for hands in russian_cards_hand_lists():
-        alice_says = Know("alice", disj(conj(_has("alice", c) for c in h) for h in hands))
+        parts = []
+        for h in hands:
+            g = hand_formula.get(h)
+            if g is None:
+                g = hand_formula[h] = conj(alice[c] for c in h)
+            parts.append(g)
+        alice_says = Know("alice", disj(parts))
         if not pm.holds(alice_says):
             continue
         after = pm.announce(alice_says)

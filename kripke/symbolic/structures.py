@@ -82,7 +82,7 @@ from kripke.symbolic.boolean import bool_bdd, key_of
 __all__ = ["KnowledgeStructure", "PointedStructure"]
 
 _LRU_SIZE = 6
-_CANON_CACHE_LIMIT = 200_000
+_CANON_CACHE_LIMIT = 1_000_000
 
 
 # ------------------------------------------------------------ canonical ids
@@ -97,8 +97,6 @@ def _cid(mgr: Manager, f: Formula) -> int:
     hit = cache.get(id(f))
     if hit is not None and hit[0] is f:
         return hit[1]
-    if len(cache) > _CANON_CACHE_LIMIT:
-        cache.clear()
     intern = mgr.intern
     stack: list[tuple[Formula, bool]] = [(f, False)]
     while stack:
@@ -118,8 +116,24 @@ def _cid(mgr: Manager, f: Formula) -> int:
         if cid is None:
             cid = len(intern)
             intern[key] = cid
+            flags = mgr.propositional
+            kind = key[0]
+            if kind == "a" or kind == "T" or kind == "F":
+                flags.append(True)
+            elif kind in _BOOLEAN:
+                prop = True
+                for child in key[1:]:
+                    if not flags[child]:
+                        prop = False
+                        break
+                flags.append(prop)
+            else:
+                flags.append(False)
         cache[id(g)] = (g, cid)
     return cache[id(f)][1]
+
+
+_BOOLEAN = frozenset(["T", "F", "a", "~", "&", "|", ">", "="])
 
 
 def _node_key(g: Formula, cache: dict[int, tuple[Any, int]]) -> tuple[Any, ...]:
@@ -193,6 +207,8 @@ class _Frame:
         "mgr",
         "vocab",
         "vocab_set",
+        "defs",
+        "varatoms",
         "hidden",
         "allvars",
         "agents",
@@ -204,9 +220,11 @@ class _Frame:
         "_eqrel",
         "_primes_cube",
         "_hidden_cube",
+        "_all_cube",
         "_by_law",
         "_lru",
         "_ext",
+        "prop_memo",
         "__weakref__",
     )
 
@@ -219,12 +237,15 @@ class _Frame:
         rel: dict[str, BDD],
         agents: tuple[str, ...],
         labels: dict[Any, dict[str, bool]] | None = None,
+        defs: dict[str, BDD] | None = None,
     ):
         self.mgr = mgr
         self.vocab = vocab
         self.vocab_set = frozenset(vocab)
+        self.defs = defs or {}
+        self.varatoms = tuple(k for k in vocab if k not in self.defs)
         self.hidden = hidden
-        self.allvars = vocab + hidden
+        self.allvars = self.varatoms + hidden
         self.agents = agents
         self.obs = obs
         self.rel = rel
@@ -234,11 +255,14 @@ class _Frame:
         self._eqrel: dict[str, BDD] = {}
         self._primes_cube: BDD | None = None
         self._hidden_cube: BDD | None = None
+        self._all_cube: BDD | None = None
         self._by_law: weakref.WeakValueDictionary[Any, KnowledgeStructure] = (
             weakref.WeakValueDictionary()
         )
         self._lru: collections.deque[KnowledgeStructure] = collections.deque(maxlen=_LRU_SIZE)
         self._ext: dict[Any, Any] = {}
+        #: truth sets of propositional formulas: the same in every structure of the frame
+        self.prop_memo: dict[int, BDD] = {}
 
     def structure(self, law: BDD) -> KnowledgeStructure:
         """The structure of this frame with ``law`` (one object per law)."""
@@ -249,6 +273,26 @@ class _Frame:
         self._lru.append(hit)
         return hit
 
+    def atom(self, key: str) -> BDD:
+        """The BDD of an atom: its variable, or its definition."""
+        d = self.defs.get(key)
+        if d is not None:
+            return d
+        if key not in self.vocab_set:
+            raise UnknownAtomError(
+                f"the structure has no atom {key!r}; its atoms include {list(self.vocab[:8])}"
+            )
+        return self.mgr.var(key)
+
+    def valuation(self, assignment: Mapping[str, bool]) -> frozenset[str]:
+        """The atoms true under an assignment to every variable."""
+        true = {k for k in self.varatoms if assignment[k]}
+        if self.defs:
+            mgr = self.mgr
+            point = mgr.assignment_cube({v: assignment[v] for v in self.allvars})
+            true |= {k for k, d in self.defs.items() if (point & d) != mgr.false}
+        return frozenset(true)
+
     def agent_kind(self, agent: str) -> str:
         if agent in self.obs:
             return "s5"
@@ -258,13 +302,24 @@ class _Frame:
             f"unknown agent {agent!r}; the structure's agents are {', '.join(self.agents) or 'none'}"
         )
 
-    def unobserved(self, agent: str) -> tuple[BDD, tuple[str, ...]]:
-        """The cube and the names of the variables ``agent`` does not observe."""
+    def all_cube(self) -> BDD:
+        if self._all_cube is None:
+            self._all_cube = self.mgr.cube(self.allvars)
+        return self._all_cube
+
+    def unobserved(self, agent: str) -> tuple[BDD, tuple[str, ...] | int]:
+        """The cube of the variables ``agent`` does not observe, and their names
+        when there are few of them (else their number)."""
         hit = self._unobs.get(agent)
         if hit is None:
             seen = self.obs[agent]
-            names = tuple(v for v in self.allvars if v not in seen)
-            hit = (self.mgr.cube(names), names)
+            mgr = self.mgr
+            k = len(self.allvars) - len(seen)
+            if k <= 1024:
+                names = tuple(v for v in self.allvars if v not in seen)
+                hit = (mgr.cube(names), names)
+            else:
+                hit = (mgr.exists(mgr.cube(seen), self.all_cube()), k)
             self._unobs[agent] = hit
         return hit
 
@@ -280,6 +335,7 @@ class _Frame:
 
     def primes_cube(self) -> BDD:
         if self._primes_cube is None:
+            self.mgr.ensure_primes(self.allvars)
             self._primes_cube = self.mgr.cube(v + "'" for v in self.allvars)
         return self._primes_cube
 
@@ -366,6 +422,7 @@ class KnowledgeStructure:
         observes: Mapping[Any, Iterable[Atom | str]] | None = None,
         relations: Mapping[Any, BDD] | None = None,
         *,
+        definitions: Mapping[Atom | str, Formula | str | BDD] | None = None,
         order: Iterable[Atom | str] | None = None,
         backend: str | None = None,
     ):
@@ -388,7 +445,7 @@ class KnowledgeStructure:
         for agent, atoms in (observes or {}).items():
             name = check_agent_name(agent)
             keys = frozenset(key_of(a) for a in atoms)
-            bad = sorted(keys - seen)
+            bad = sorted(keys - seen - {key_of(d) for d in (definitions or {})})
             if bad:
                 raise UnknownAtomError(
                     f"agent {name!r} observes atom {bad[0]!r}, which is not in the vocabulary"
@@ -411,9 +468,22 @@ class KnowledgeStructure:
                     "and its primed copies"
                 )
             rel[name] = r
+        defs: dict[str, BDD] = {}
+        for a, d in (definitions or {}).items():
+            key = key_of(a)
+            if key in seen or key in defs:
+                raise InvalidModelError(f"atom {key!r} is defined twice or also a variable")
+            defs[key] = _law_bdd(mgr, d, seen, what=f"definition of {key}")
+        for name, keys in obs.items():
+            bad = sorted(keys & set(defs))
+            if bad:
+                raise InvalidModelError(
+                    f"agent {name!r} observes the defined atom {bad[0]!r}; "
+                    "let it observe the variables the atom is defined from"
+                )
         agents = tuple(obs) + tuple(rel)
-        frame = _Frame(mgr, vocab, (), obs, rel, agents)
-        self._init(frame, _law_bdd(mgr, law, seen))
+        frame = _Frame(mgr, vocab + tuple(defs), (), obs, rel, agents, defs=defs)
+        self._init(frame, _law_bdd(mgr, law, seen, defs))
         frame._by_law[self.law] = self
 
     @classmethod
@@ -471,12 +541,16 @@ class KnowledgeStructure:
         return self._frame.agent_kind(str(agent)) == "s5"
 
     def var(self, a: Atom | str) -> BDD:
-        """The BDD of an atom of the vocabulary."""
-        return self._frame.mgr.var(self._key(a))
+        """The BDD of an atom of the vocabulary (a defined atom's definition)."""
+        return self._frame.atom(self._key(a))
 
     def primed(self, a: Atom | str) -> BDD:
         """The BDD of an atom's primed copy (for relations)."""
-        return self._frame.mgr.primed(self._key(a))
+        key = self._key(a)
+        fr = self._frame
+        if key in fr.defs:
+            return fr.mgr.prime(fr.defs[key])
+        return fr.mgr.primed(key)
 
     def _key(self, a: Atom | str) -> str:
         key = key_of(a)
@@ -515,7 +589,9 @@ class KnowledgeStructure:
             return f
         f = as_formula(f)
         mgr = self._frame.mgr
-        with mgr.guard(f"evaluating {_short(f)}"), _deep_recursion():
+        if len(mgr.canon_cache) > _CANON_CACHE_LIMIT:  # never while evaluating
+            mgr.canon_cache.clear()
+        with mgr.guard(lambda: f"evaluating {_short(f)}"), _deep_recursion():
             r = self._ev(f)
         mgr.check()
         return r
@@ -554,12 +630,22 @@ class KnowledgeStructure:
         fr = self._frame
         mgr = fr.mgr
         u = self.truth_set(f)
-        if fr.hidden:
-            u = mgr.exists(fr.hidden_cube(), u)
-        for i, a in enumerate(mgr.assignments(u, fr.vocab)):
-            if limit is not None and i >= limit:
-                return
-            yield frozenset(k for k in fr.vocab if a[k])
+        if not fr.defs:
+            if fr.hidden:
+                u = mgr.exists(fr.hidden_cube(), u)
+            for i, a in enumerate(mgr.assignments(u, fr.varatoms)):
+                if limit is not None and i >= limit:
+                    return
+                yield frozenset(k for k in fr.varatoms if a[k])
+            return
+        seen: set[frozenset[str]] = set()
+        for a in mgr.assignments(u, fr.allvars):
+            val = fr.valuation(a)
+            if val not in seen:
+                if limit is not None and len(seen) >= limit:
+                    return
+                seen.add(val)
+                yield val
 
     def state(self, state: Any) -> BDD:
         """The BDD of a state (or set of states) inside the law.
@@ -593,14 +679,20 @@ class KnowledgeStructure:
         elif isinstance(state, Formula):
             d = self.truth(state)
         elif isinstance(state, Mapping):
-            d = mgr.assignment_cube({self._key(a): bool(v) for a, v in state.items()})
+            values = {self._key(a): bool(v) for a, v in state.items()}
+            d = mgr.assignment_cube({k: v for k, v in values.items() if k not in fr.defs})
+            for k, v in values.items():
+                if k in fr.defs:
+                    d = d & (fr.defs[k] if v else ~fr.defs[k])
         elif isinstance(state, str) or not isinstance(state, Iterable):
             raise UnknownWorldError(
                 f"{state!r} is not a state: give the set of atoms true there, e.g. {{'m1', 'm2'}}"
             )
         else:
             true = {self._key(a) for a in state}
-            d = mgr.assignment_cube({k: k in true for k in fr.vocab})
+            d = mgr.assignment_cube({k: k in true for k in fr.varatoms})
+            for k, dk in fr.defs.items():
+                d = d & (dk if k in true else ~dk)
         d = d & self.law
         if d == mgr.false:
             raise UnknownWorldError(f"{_show_state(state)} is not a state of the structure")
@@ -642,10 +734,17 @@ class KnowledgeStructure:
 
     # ----------------------------------------------------------- evaluator
     def _ev(self, f: Formula) -> BDD:
-        cid = _cid(self._frame.mgr, f)
+        fr = self._frame
+        cid = _cid(fr.mgr, f)
         hit = self._memo.get(cid)
         if hit is None:
-            hit = self._compute(f)
+            if fr.mgr.propositional[cid]:
+                hit = fr.prop_memo.get(cid)
+                if hit is None:
+                    hit = self._compute(f)
+                    fr.prop_memo[cid] = hit
+            else:
+                hit = self._compute(f)
             self._memo[cid] = hit
         return hit
 
@@ -658,12 +757,12 @@ class KnowledgeStructure:
             case Bottom():
                 return mgr.false
             case Atom():
-                key = f.key
-                if key not in fr.vocab_set:
-                    raise UnknownAtomError(
-                        f"the structure has no atom {key!r}; its atoms include {list(fr.vocab[:8])}"
-                    )
-                return mgr.var(key)
+                return fr.atom(f.key)
+            case Not(Iff()):
+                leaves = _xor_leaves(f)
+                if leaves is not None:
+                    return self._parity(leaves)
+                return ~self._ev(f.arg)  # type: ignore[attr-defined]
             case Not(arg):
                 return ~self._ev(arg)
             case And(args):
@@ -696,7 +795,11 @@ class KnowledgeStructure:
                 t = self._ev(arg)
                 if fr.agent_kind(agent) == "s5":
                     cube, names = fr.unobserved(agent)
-                    if len(names) == 1 and (t == mgr.var(names[0]) or t == ~mgr.var(names[0])):
+                    if (
+                        isinstance(names, tuple)
+                        and len(names) == 1
+                        and (t == mgr.var(names[0]) or t == ~mgr.var(names[0]))
+                    ):
                         # knowing whether the one unobserved variable: ∃x(θ∧x) ∧ ∃x(θ∧¬x) = ∀x θ
                         return ~mgr.forall(cube, self.law)
                     return ~(self._dia(agent, t) & self._dia(agent, ~t))
@@ -725,6 +828,24 @@ class KnowledgeStructure:
                 return info.back(inner, events, diamond=isinstance(f, ActionDiamond))
             case _:
                 raise EngineError(f"the symbolic engine cannot evaluate {type(f).__name__}")
+
+    def _parity(self, leaves: list[Formula]) -> BDD:
+        """The exclusive or of ``leaves``: equal leaves cancel, and the rest is
+        combined from the bottom of the variable order up (each step then
+        only adds nodes on top)."""
+        mgr = self._frame.mgr
+        odd: dict[int, Formula] = {}
+        for g in leaves:
+            c = _cid(mgr, g)
+            if c in odd:
+                del odd[c]
+            else:
+                odd[c] = g
+        parts = sorted((self._ev(g) for g in odd.values()), key=lambda u: -u.level)
+        r = mgr.false
+        for u in parts:
+            r = mgr.xor(r, u)
+        return r
 
     def _box(self, agent: str, t: BDD) -> BDD:
         fr = self._frame
@@ -821,7 +942,8 @@ class KnowledgeStructure:
             q = mgr.fresh("w")
             obs = {a: o | {q} for a, o in fr.obs.items()}
             rel = {a: r & mgr.var(q).equiv(mgr.primed(q)) for a, r in fr.rel.items()}
-            ext = (_Frame(mgr, fr.vocab, fr.hidden + (q,), obs, rel, fr.agents, fr.labels), q)
+            frame = _Frame(mgr, fr.vocab, fr.hidden + (q,), obs, rel, fr.agents, fr.labels, fr.defs)
+            ext = (frame, q)
             fr._ext[key] = ext
         frame, q = ext
         child = frame.structure(self.law & mgr.var(q).equiv(t))
@@ -829,21 +951,52 @@ class KnowledgeStructure:
         return mgr.ite(t, mgr.assign(r, {q: True}), mgr.assign(r, {q: False}))
 
 
-def _law_bdd(mgr: Manager, law: Any, vocab: set[str]) -> BDD:
+def _xor_leaves(f: Formula) -> list[Formula] | None:
+    """The operands of a chain of exclusive ors written ``~(a <-> b)``
+    (as :func:`kripke.puzzles.xor` writes them), or ``None`` for a single one."""
+    out: list[Formula] = []
+    stack = [f]
+    links = 0
+    while stack:
+        g = stack.pop()
+        if isinstance(g, Not) and isinstance(g.arg, Iff):
+            stack.append(g.arg.right)
+            stack.append(g.arg.left)
+            links += 1
+        else:
+            out.append(g)
+    return out if links >= 2 else None
+
+
+def _law_bdd(
+    mgr: Manager,
+    law: Any,
+    vocab: set[str],
+    defs: Mapping[str, BDD] | None = None,
+    what: str = "law",
+) -> BDD:
     if is_bdd(law):
         if law.bdd is not mgr.bdd:
-            raise InvalidModelError("the law BDD belongs to another BDD manager")
+            raise InvalidModelError(f"the {what} BDD belongs to another BDD manager")
         extra = sorted(mgr.support(law) - vocab)
         if extra:
-            raise UnknownAtomError(f"the law uses {extra[0]!r}, which is not in the vocabulary")
+            raise UnknownAtomError(f"the {what} uses {extra[0]!r}, which is not in the vocabulary")
         return law
     f = as_formula(law)
-    with mgr.guard("building the law"):
-        return bool_bdd(mgr, f, frozenset(vocab))
+    with mgr.guard(f"building the {what}"):
+        return bool_bdd(mgr, f, frozenset(vocab), what=what, defs=defs)
 
 
 def _short(f: Formula) -> str:
-    text = str(f) if f.size() < 60 else type(f).__name__ + " formula"
+    """The formula's text if it is small, else its kind (never walks a big formula)."""
+    budget = 60
+    stack = [f]
+    while stack and budget > 0:
+        budget -= 1
+        stack.extend(stack.pop().children())
+    if stack:
+        return f"a {type(f).__name__} formula"
+    text = str(f)
     return text if len(text) < 80 else text[:77] + "..."
 
 

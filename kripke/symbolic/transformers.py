@@ -34,7 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from kripke.errors import InvalidModelError, PreconditionError, UnknownAtomError, UnknownWorldError
+from kripke.errors import (
+    EngineError,
+    InvalidModelError,
+    PreconditionError,
+    UnknownAtomError,
+    UnknownWorldError,
+)
 from kripke.models import Partition
 from kripke.symbolic._bdd import BDD, Manager
 from kripke.symbolic.structures import KnowledgeStructure, PointedStructure, _Frame
@@ -142,6 +148,11 @@ def _product(ks: KnowledgeStructure, A: Any) -> ProductInfo:
                 raise UnknownAtomError(
                     f"postcondition of event {e!r} assigns {atom!r}, which the structure does not have"
                 )
+            if atom in fr.defs:
+                raise EngineError(
+                    f"postcondition of event {e!r} assigns the defined atom {atom!r}; "
+                    "assign the variables it is defined from"
+                )
             if atom not in changed:
                 changed.append(atom)
             post.setdefault(e, {})[atom] = ks._ev(f)
@@ -149,6 +160,8 @@ def _product(ks: KnowledgeStructure, A: Any) -> ProductInfo:
     xs = [mgr.fresh("e") for _ in range(width)]
     codes = {e: _code(mgr, xs, i) for i, e in enumerate(events)}
     old = {p: mgr.fresh("o") for p in changed}
+    if fr.rel or any(not isinstance(A.rel[a], Partition) for a in fr.agents):
+        mgr.ensure_primes([*changed, *old.values(), *xs])
     ren = dict(old)
     ren.update({p + "'": c + "'" for p, c in old.items()})
 
@@ -196,7 +209,7 @@ def _product(ks: KnowledgeStructure, A: Any) -> ProductInfo:
             value = value | (codes[e] & (R(new) if new is not None else mgr.var(old[p])))
         law = law & mgr.var(p).equiv(value)
     hidden = fr.hidden + tuple(xs) + tuple(old[p] for p in changed) + tuple(extra_vars)
-    frame = _Frame(mgr, fr.vocab, hidden, obs, rel, fr.agents)
+    frame = _Frame(mgr, fr.vocab, hidden, obs, rel, fr.agents, defs=fr.defs)
     out = frame.structure(law)
     quantified = mgr.cube([*xs, *changed, *extra_vars])
     return ProductInfo(out, codes, {c: p for p, c in old.items()}, quantified, old)
@@ -273,7 +286,8 @@ def _optimize(ks: KnowledgeStructure, designated: BDD | None) -> tuple[Knowledge
                     law = mgr.assign(law, {h: value})
                     if des is not None:
                         des = mgr.assign(des, {h: value})
-                    rel = {a: mgr.assign(r, {h: value, h + "'": value}) for a, r in rel.items()}
+                    both = {h: value, h + "'": value} if mgr.has_prime(h) else {h: value}
+                    rel = {a: mgr.assign(r, both) for a, r in rel.items()}
                     for o in obs.values():
                         o.discard(h)
                     hidden.remove(h)
@@ -289,17 +303,22 @@ def _optimize(ks: KnowledgeStructure, designated: BDD | None) -> tuple[Knowledge
                     hidden.remove(h)
                     changed = True
                     continue
-                twin = _equal_variable(mgr, law, h, [x for x in fr.vocab + tuple(hidden) if x != h])
+                others = [x for x in fr.varatoms + tuple(hidden) if x != h]
+                twin = _equal_variable(mgr, law, h, others)
                 if twin is not None:
                     other, same = twin
                     lit = mgr.var(other) if same else ~mgr.var(other)
-                    lit_p = mgr.primed(other) if same else ~mgr.primed(other)
-                    rel = {
-                        a: mgr.substitute(r, {h: lit, h + "'": lit_p})
-                        if {h, h + "'"} & mgr.support(r)
-                        else r
-                        for a, r in rel.items()
-                    }
+                    new_rel = {}
+                    for a, r in rel.items():
+                        supp = mgr.support(r)
+                        if h in supp or h + "'" in supp:
+                            lit_p = mgr.primed(other) if same else ~mgr.primed(other)
+                            defs = {h: lit}
+                            if mgr.has_prime(h):
+                                defs[h + "'"] = lit_p
+                            r = mgr.substitute(r, defs)
+                        new_rel[a] = r
+                    rel = new_rel
                     for o in obs.values():
                         if h in o:
                             o.discard(h)
@@ -312,7 +331,13 @@ def _optimize(ks: KnowledgeStructure, designated: BDD | None) -> tuple[Knowledge
     if len(hidden) == len(fr.hidden):
         return ks, designated
     frame = _Frame(
-        mgr, fr.vocab, tuple(hidden), {a: frozenset(o) for a, o in obs.items()}, rel, fr.agents
+        mgr,
+        fr.vocab,
+        tuple(hidden),
+        {a: frozenset(o) for a, o in obs.items()},
+        rel,
+        fr.agents,
+        defs=fr.defs,
     )
     return frame.structure(law), des
 

@@ -145,6 +145,7 @@ def _observed_atoms(val: np.ndarray, lab: np.ndarray, atoms: tuple[str, ...]) ->
 def _relation_bdd(
     mgr: Manager, cubes: list[BDD], src: np.ndarray, dst: np.ndarray, allvars: tuple[str, ...]
 ) -> BDD:
+    mgr.ensure_primes(allvars)
     primed = {}
     out = mgr.false
     succ: dict[int, BDD] = {}
@@ -193,11 +194,13 @@ def to_explicit(obj: KnowledgeStructure | PointedStructure) -> KripkeModel | Poi
     states = list(mgr.assignments(ks.law, allvars))
     bits = np.array([[a[v] for v in allvars] for a in states], dtype=bool).reshape(n, len(allvars))
     index = {tuple(row.tolist()): i for i, row in enumerate(bits)}
-    nv = len(fr.vocab)
-    vocab_order = sorted(range(nv), key=lambda i: fr.vocab[i])
-    atoms = [fr.vocab[i] for i in vocab_order]
-    val = bits[:, vocab_order].T.copy() if nv else np.zeros((0, n), dtype=bool)
-    labels = _labels(fr, states, bits, nv)
+    valuations = [fr.valuation(a) for a in states]
+    atoms = sorted(fr.vocab)
+    val = np.zeros((len(atoms), n), dtype=bool)
+    for j, a in enumerate(atoms):
+        for i, v in enumerate(valuations):
+            val[j, i] = a in v
+    labels = _labels(fr, valuations, bits)
     rels: dict[str, Partition | Relation] = {}
     col = {v: i for i, v in enumerate(allvars)}
     for agent in fr.agents:
@@ -218,13 +221,12 @@ def to_explicit(obj: KnowledgeStructure | PointedStructure) -> KripkeModel | Poi
     return model
 
 
-def _labels(fr: _Frame, states: list[dict[str, bool]], bits: np.ndarray, nv: int) -> list[Hashable]:
+def _labels(fr: _Frame, sets: list[frozenset[str]], bits: np.ndarray) -> list[Hashable]:
     if fr.labels is not None:
         back = {tuple(a[v] for v in fr.allvars): lab for lab, a in fr.labels.items()}
         found = [back.get(tuple(row.tolist())) for row in bits]
         if all(x is not None for x in found):
             return found  # type: ignore[return-value]
-    sets = [frozenset(k for k in fr.vocab if a[k]) for a in states]
     if len(set(sets)) == len(sets):
         return list(sets)
     seen: dict[frozenset[str], int] = {}
@@ -243,6 +245,7 @@ def _edges(
     index: dict[tuple[bool, ...], int],
     allvars: tuple[str, ...],
 ) -> Relation:
+    mgr.ensure_primes(allvars)
     both = ks._frame.relation(agent) & ks.law & mgr.prime(ks.law)
     names = list(allvars) + [v + "'" for v in allvars]
     n = len(index)
