@@ -22,8 +22,13 @@ CELL_TIMEOUT = 180  # seconds per cell
 
 def test_there_are_example_notebooks():
     names = [p.name for p in NOTEBOOKS]
-    assert "01_muddy_children.ipynb" in names
-    assert "02_announcements_and_action_models.ipynb" in names
+    for expected in (
+        "01_muddy_children.ipynb",
+        "02_announcements_and_action_models.ipynb",
+        "03_bs_knowledge.ipynb",
+        "04_boerenbridge_guesses.ipynb",
+    ):
+        assert expected in names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

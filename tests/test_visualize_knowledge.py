@@ -191,3 +191,12 @@ def test_knowledge_table_from_plain_values():
 def test_who_knows_needs_a_pointed_model():
     with pytest.raises(VisualizeError, match="PointedModel"):
         who_knows(muddy_children(2).model, ["m1"])
+
+
+def test_who_knows_column_labels():
+    pm = muddy_children(2, [1])
+    t = who_knows(pm, ["m1", "m2"], labels=["1 is muddy", "2 is muddy"])
+    assert t.formulas == ("1 is muddy", "2 is muddy")
+    assert t.values == who_knows(pm, ["m1", "m2"]).values
+    with pytest.raises(VisualizeError, match="1 labels for 2 formulas"):
+        who_knows(pm, ["m1", "m2"], labels=["x"])

@@ -514,6 +514,8 @@ def who_knows(
     target: Any,
     formulas: Sequence[Formula | str],
     agents: Sequence[Any] | None = None,
+    *,
+    labels: Sequence[str] | None = None,
 ) -> KnowledgeTable:
     """What each agent knows of each formula: a :class:`KnowledgeTable`.
 
@@ -530,6 +532,8 @@ def who_knows(
     formulas : sequence of Formula or str
     agents : sequence, optional
         The rows (default: every agent).
+    labels : sequence of str, optional
+        Column headings (default: the formulas' text).
 
     Examples
     --------
@@ -544,6 +548,11 @@ def who_knows(
     """
     from kripke.explicit import truth_array
 
+    if labels is not None:
+        if len(labels) != len(formulas):
+            raise VisualizeError(f"{len(labels)} labels for {len(formulas)} formulas")
+        table = who_knows(target, formulas, agents)
+        return KnowledgeTable(table.agents, tuple(map(str, labels)), table.values, table.truth)
     if isinstance(target, Mapping) or (
         hasattr(target, "knowledge") and hasattr(target, "holds") and hasattr(target, "agents")
     ):
