@@ -453,6 +453,15 @@ def test_the_reference_comparison_notices_a_different_picture(tmp_path):
     assert compare_images(str(REFERENCE), str(out), tol=3) is not None
 
 
+def test_a_symbolic_structure_is_drawn_through_its_explicit_model():
+    sym = muddy_children(3, [1, 2], engine="symbolic")
+    ax = draw_model(sym)
+    c = worlds_collection(ax)
+    assert len(c.get_offsets()) == 8
+    assert [edge_count(ax, a) for a in "123"] == [4, 4, 4]
+    assert sum(w > 2 for w in c.get_linewidths()) == 1  # the actual world
+
+
 if __name__ == "__main__":
     IMAGES.mkdir(exist_ok=True)
     render_reference(REFERENCE)
