@@ -409,6 +409,8 @@ class KnowledgeStructure:
         "_rel_law",
         "_nstates",
         "_origin",
+        "_proj",
+        "_size",
         "__weakref__",
     )
 
@@ -500,6 +502,8 @@ class KnowledgeStructure:
         self._rel_law: dict[str, BDD] = {}
         self._nstates: int | None = None
         self._origin: Any = None
+        self._proj: dict[tuple[str, tuple[str, ...]], BDD] = {}
+        self._size: int | None = None
 
     # ------------------------------------------------------------ queries
     @property
@@ -849,23 +853,53 @@ class KnowledgeStructure:
 
     def _box(self, agent: str, t: BDD) -> BDD:
         fr = self._frame
-        mgr = fr.mgr
         if fr.agent_kind(agent) == "s5":
-            cube, names = fr.unobserved(agent)
-            if not names:
-                return t
-            return ~mgr.and_exists(self.law, ~t, cube, names)
+            return ~self._unobserved_exists(agent, ~t)
+        mgr = fr.mgr
         return ~mgr.exists(fr.primes_cube(), self._rel_with_law(agent) & ~mgr.prime(t))
 
     def _dia(self, agent: str, t: BDD) -> BDD:
         fr = self._frame
-        mgr = fr.mgr
         if fr.agent_kind(agent) == "s5":
-            cube, names = fr.unobserved(agent)
-            if not names:
-                return t
-            return mgr.and_exists(self.law, t, cube, names)
+            return self._unobserved_exists(agent, t)
+        mgr = fr.mgr
         return mgr.exists(fr.primes_cube(), self._rel_with_law(agent) & mgr.prime(t))
+
+    def _unobserved_exists(self, agent: str, t: BDD) -> BDD:
+        """``∃(V ∖ O_a)(θ ∧ t)`` for an S5 agent.
+
+        When ``t`` mentions few of the unobserved variables, the law is first
+        projected onto the observed variables and those few (memoised: many
+        formulas about the same variables share the projection), so the
+        quantification runs on a much smaller BDD.
+        """
+        fr = self._frame
+        mgr = fr.mgr
+        cube, names = fr.unobserved(agent)
+        if not names:
+            return self.law & t
+        if (
+            isinstance(names, tuple)
+            and len(names) >= 8
+            and 2 * (t.dag_size - 1) <= len(names)
+            and self._law_size() > 2000
+        ):
+            supp = mgr.support(t)
+            inside = tuple(v for v in names if v in supp)
+            if 2 * len(inside) <= len(names):
+                key = (agent, inside)
+                proj = self._proj.get(key)
+                if proj is None:
+                    rest = tuple(v for v in names if v not in supp)
+                    proj = mgr.exists(mgr.cube(rest), self.law)
+                    self._proj[key] = proj
+                return mgr.and_exists(proj, t, mgr.cube(inside), inside)
+        return mgr.and_exists(self.law, t, cube, names)
+
+    def _law_size(self) -> int:
+        if self._size is None:
+            self._size = self._frame.mgr.size(self.law)
+        return self._size
 
     def _rel_with_law(self, agent: str) -> BDD:
         hit = self._rel_law.get(agent)
