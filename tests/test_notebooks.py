@@ -56,3 +56,10 @@ def test_notebook_runs(path, monkeypatch):
     assert not [o for o in outputs if o.output_type == "error"]
     # the notebook shows its pictures
     assert any("image/png" in o.get("data", {}) for o in outputs)
+    if path.stem == "01_muddy_children":
+        # display hooks: the first model cell shows a picture, a formula cell its LaTeX
+        first_model = next(
+            c for c in nb.cells if c.cell_type == "code" and c.source.splitlines()[-1] == "pm"
+        )
+        assert "image/png" in first_model.outputs[0]["data"]
+        assert any("text/latex" in o.get("data", {}) for o in outputs)
