@@ -462,6 +462,30 @@ def test_a_symbolic_structure_is_drawn_through_its_explicit_model():
     assert sum(w > 2 for w in c.get_linewidths()) == 1  # the actual world
 
 
+def test_product_updates_are_laid_out_in_one_band_per_event():
+    pm = four_worlds()
+    product = product_update(pm, private_announcement("p", ["a"], ["a", "b"]), "e")
+    from visualize.layout import choose_layout
+
+    assert choose_layout(product.model) == "events"
+    pos = model_layout(product.model)
+    origin = model_layout(pm.model)
+    bands = {}
+    for (w, e), (x, y) in pos.items():
+        assert y == pytest.approx(origin[w][1])  # each copy keeps the model's rows
+        bands.setdefault(e, []).append(x)
+    (lo_e, hi_e), (lo_s, hi_s) = (
+        (min(bands["e"]), max(bands["e"])),
+        (
+            min(bands["skip"]),
+            max(bands["skip"]),
+        ),
+    )
+    assert hi_e < lo_s or hi_s < lo_e  # the bands do not overlap
+    with pytest.raises(VisualizeError, match="'events' layout is for product updates"):
+        model_layout(pm.model, "events")
+
+
 if __name__ == "__main__":
     IMAGES.mkdir(exist_ok=True)
     render_reference(REFERENCE)

@@ -11,10 +11,15 @@ turn units into inches.
 ``"classes"``
     One row per class of one agent (``by``): that agent's indistinguishable
     worlds side by side.  Good for card deals.
+``"events"``
+    For the result of a product update (worlds labelled ``(world, event)``):
+    one band per event, side by side, each world where its origin sits in
+    the layout of the origins.
 ``"grid"``, ``"circular"``, ``"spring"``
     Worlds in index order on a grid or a circle, or a seeded force-directed
     layout of the union of all relations.
 ``"auto"``
+    ``"events"`` for a product update whose worlds repeat an origin,
     ``"layered"`` when the worlds have distinct valuations spread over at
     least two rows of at most 20, ``"circular"`` for up to 8 worlds,
     ``"spring"`` otherwise.
@@ -37,13 +42,13 @@ from typing import Any
 
 import numpy as np
 
-from kripke.models import KripkeModel, Partition
+from kripke.models import KripkeModel, Partition, Relation
 from visualize.errors import VisualizeError
 
 __all__ = ["LAYOUTS", "model_layout", "layout_array", "choose_layout"]
 
 #: Names accepted by ``layout=``.
-LAYOUTS = ("auto", "layered", "classes", "grid", "circular", "spring")
+LAYOUTS = ("auto", "layered", "classes", "events", "grid", "circular", "spring")
 
 _ROW_GAP = 1.3  # vertical distance between rows, in units
 
@@ -79,6 +84,8 @@ def model_layout(
 def choose_layout(model: KripkeModel) -> str:
     """The layout ``"auto"`` picks for ``model``."""
     n = model.num_worlds
+    if _event_split(model) is not None:
+        return "events"
     if n >= 2 and model.atoms:
         val = model.valuation_matrix
         layers = val.sum(axis=0)
@@ -123,11 +130,57 @@ def layout_array(
         return _layered(model)
     if layout == "classes":
         return _classes(model, by)
+    if layout == "events":
+        return _events(model)
     if layout == "grid":
         return _grid(n)
     if layout == "circular":
         return _circular(n)
     return _spring(model)
+
+
+def _event_split(model: KripkeModel) -> tuple[list[Hashable], list[str]] | None:
+    """Origins and events of a product-update model, or ``None`` if it is not one
+    (or no origin has two events)."""
+    labels = model.worlds
+    if not labels or not all(
+        isinstance(w, tuple) and len(w) == 2 and isinstance(w[1], str) for w in labels
+    ):
+        return None
+    events = list(dict.fromkeys(w[1] for w in labels))  # type: ignore[index]
+    origins = list(dict.fromkeys(w[0] for w in labels))  # type: ignore[index]
+    if len(events) < 2 or len(origins) == len(labels):
+        return None
+    return origins, events
+
+
+def _events(model: KripkeModel) -> np.ndarray:
+    split = _event_split(model)
+    if split is None:
+        raise VisualizeError(
+            "the 'events' layout is for product updates, whose worlds are (world, event) pairs"
+        )
+    origins, events = split
+    labels = model.worlds
+    where = {o: i for i, o in enumerate(origins)}
+    first: dict[Hashable, int] = {}
+    for i, w in enumerate(labels):
+        first.setdefault(w[0], i)  # type: ignore[index]
+    # the model of the origins: first valuation seen, relations projected
+    val = model.valuation_matrix[:, [first[o] for o in origins]]
+    origin_of = np.array([where[w[0]] for w in labels], dtype=np.int64)  # type: ignore[index]
+    rels: dict[str, Relation | Partition] = {}
+    for a in model.agents:
+        src, dst = model.edges(a)
+        rels[a] = Relation.from_edges(origin_of[src], origin_of[dst], len(origins))
+    inner = layout_array(
+        KripkeModel(np.arange(len(origins)), model.atoms, val, rels, validate=False), "auto"
+    )
+    width = float(inner[:, 0].max() - inner[:, 0].min()) + 1.6
+    xy = inner[origin_of].copy()
+    band = np.array([events.index(w[1]) for w in labels])  # type: ignore[index]
+    xy[:, 0] += band * width
+    return xy
 
 
 def _rows_to_xy(rows: list[np.ndarray], n: int) -> np.ndarray:
