@@ -21,8 +21,10 @@ each seat considers possible.
 Game states display in notebooks as a table of what one seat sees
 (:func:`show_seat`, :func:`seat_view_html`, built on ``State.seat_view``).
 
-Every drawing function takes an optional matplotlib ``ax`` and returns the
-Axes it drew on, so pictures compose into a user's own figures.
+Single pictures take an optional matplotlib ``ax`` and return the Axes they
+drew on, so they compose into a user's own figures; multi-panel pictures
+(:func:`draw_announcements`, :func:`draw_product_update`) return their list of
+Axes.
 """
 
 from __future__ import annotations
