@@ -242,3 +242,20 @@ def test_card_deal_structure(backend):
     assert holds(after, "K_p3 (has(p1, QS) | K_p1 has(p2, QS))")
     assert not holds(after, "K_p3 K_p1 has(p2, QS)")
     assert Atom("has", ("p1", "AS")).key in ks.vocabulary
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["wise-men"], "Man 3 knows his hat is red: True"),
+        (["cheryl"], "day(16)"),
+        (["sum-product"], "x(4)"),
+        (["russian-cards"], "102 safe announcements among 1290"),
+        (["drinking", "--children", "30"], "logician 30 knows: True"),
+        (["dining", "--children", "5"], "stays anonymous: True"),
+    ],
+)
+def test_puzzles_on_the_command_line(argv, expected):
+    out = io.StringIO()
+    assert main(["puzzle", *argv, "--engine", "symbolic"], out=out) == 0
+    assert expected in out.getvalue()

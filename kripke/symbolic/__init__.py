@@ -48,7 +48,7 @@ from kripke.symbolic._bdd import (
     set_limits,
     use_backend,
 )
-from kripke.symbolic.boolean import at_least, at_most, bdd_of, between, exactly
+from kripke.symbolic.boolean import at_least, at_most, bdd_of, between, exactly, primed, variable
 from kripke.symbolic.structures import KnowledgeStructure, PointedStructure
 from kripke.symbolic.transformers import optimize, optimize_pointed
 from kripke.symbolic.translate import to_explicit, to_symbolic
@@ -62,6 +62,8 @@ __all__ = [
     "optimize",
     "optimize_pointed",
     "bdd_of",
+    "variable",
+    "primed",
     "at_least",
     "at_most",
     "exactly",

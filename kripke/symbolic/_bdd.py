@@ -321,16 +321,20 @@ class Manager:
         try:
             yield
         except (ValueError, RuntimeError, MemoryError) as exc:
-            text = str(exc)
-            if "NULL" in text or "out of memory" in text or isinstance(exc, MemoryError):
-                limit = _limits["max_memory"] or _total_memory() // 2
-                task = what() if callable(what) else what
-                raise SizeLimitError(
-                    f"{task} needs more than the BDD memory limit of {limit // _MIB} MiB; "
-                    "raise it with kripke.symbolic.set_limits(max_memory=...) or choose a "
-                    "better variable order"
-                ) from None
-            raise
+            raise self.size_error(exc, what) from None
+
+    def size_error(self, exc: BaseException, what: str | Callable[[], str]) -> BaseException:
+        """The :class:`SizeLimitError` for a backend failure, or ``exc`` if it is another error."""
+        text = str(exc)
+        if "NULL" in text or "out of memory" in text or isinstance(exc, MemoryError):
+            limit = _limits["max_memory"] or _total_memory() // 2
+            task = what() if callable(what) else what
+            return SizeLimitError(
+                f"{task} needs more than the BDD memory limit of {limit // _MIB} MiB; "
+                "raise it with kripke.symbolic.set_limits(max_memory=...) or choose a "
+                "better variable order"
+            )
+        return exc
 
     def peak_nodes(self) -> int:
         """The largest number of live BDD nodes so far."""
@@ -454,12 +458,20 @@ class Manager:
             return self.bdd.apply("exists", cube, u)
         return self.bdd.exist(self.bdd.support(cube), u)
 
-    def and_exists(self, u: BDD, v: BDD, cube: BDD, names: Sequence[str] | int) -> BDD:
+    def and_exists(
+        self, u: BDD, v: BDD, cube: BDD, names: Sequence[str] | int, small: bool = False
+    ) -> BDD:
         """``∃ vars(cube). u ∧ v``; ``names`` lists the variables when they are few
-        (one pass in CUDD), else gives their number."""
+        (then CUDD does it in one pass), else gives their number.  For ``small``
+        BDDs two calls with the cached cube cost less than that one pass."""
         if not names:
             return u & v
-        if self.backend == "cudd" and not isinstance(names, int) and len(self._vars) <= 4096:
+        if (
+            self.backend == "cudd"
+            and not small
+            and not isinstance(names, int)
+            and len(self._vars) <= 4096
+        ):
             return _cudd.and_exists(u, v, names)  # type: ignore[union-attr]
         return self.exists(cube, u & v)
 

@@ -37,7 +37,17 @@ from kripke.formulas import (
 from kripke.models import atom_key
 from kripke.symbolic._bdd import BDD, Manager, manager
 
-__all__ = ["bdd_of", "at_least", "at_most", "exactly", "between", "count_between", "key_of"]
+__all__ = [
+    "bdd_of",
+    "variable",
+    "primed",
+    "at_least",
+    "at_most",
+    "exactly",
+    "between",
+    "count_between",
+    "key_of",
+]
 
 _KEYS: dict[str, str] = {}
 # the canonical text of an atom, as Atom.key writes it: name or name(arg, arg, ...)
@@ -137,6 +147,30 @@ def bdd_of(f: Formula | str, *, backend: str | None = None) -> BDD:
     atoms = sorted(a.key for a in f.atoms())
     mgr.declare(atoms)
     return bool_bdd(mgr, f, what="formula")
+
+
+def variable(a: Atom | str, *, backend: str | None = None) -> BDD:
+    """The BDD of an atom's variable (declared if new).
+
+    Examples
+    --------
+    >>> from kripke.symbolic.boolean import variable, primed
+    >>> u = variable("p") & ~primed("p")  # a relation: from p-states to ~p-states
+    >>> u == (variable("p") & ~primed("p"))
+    True
+    """
+    key = key_of(a)
+    mgr = manager(backend)
+    mgr.declare([key])
+    return mgr.var(key)
+
+
+def primed(a: Atom | str, *, backend: str | None = None) -> BDD:
+    """The BDD of an atom's primed copy, for the relations of belief agents."""
+    key = key_of(a)
+    mgr = manager(backend)
+    mgr.declare([key])
+    return mgr.primed(key)
 
 
 def count_between(mgr: Manager, names: Sequence[str], lo: int, hi: int) -> BDD:

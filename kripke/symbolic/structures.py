@@ -40,7 +40,6 @@ import collections
 import sys
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -83,6 +82,7 @@ __all__ = ["KnowledgeStructure", "PointedStructure"]
 
 _LRU_SIZE = 6
 _CANON_CACHE_LIMIT = 1_000_000
+_RECURSION = 50_000
 
 
 # ------------------------------------------------------------ canonical ids
@@ -179,19 +179,6 @@ def _node_key(g: Formula, cache: dict[int, tuple[Any, int]]) -> tuple[Any, ...]:
             return ("<A>", model, frozenset(events), c(arg))
         case _:
             raise EngineError(f"the symbolic engine cannot evaluate {type(g).__name__}")
-
-
-@contextmanager
-def _deep_recursion(depth: int = 50_000) -> Iterator[None]:
-    """Allow deeply nested formulas (hundreds of nested announcements)."""
-    old = sys.getrecursionlimit()
-    if old < depth:
-        sys.setrecursionlimit(depth)
-    try:
-        yield
-    finally:
-        if old < depth:
-            sys.setrecursionlimit(old)
 
 
 # ------------------------------------------------------------------ frames
@@ -588,15 +575,23 @@ class KnowledgeStructure:
         also takes a set of states.
         """
         if is_bdd(f):
-            if f.bdd is not self._frame.mgr.bdd:
+            if getattr(f, "bdd", None) is not self._frame.mgr.bdd:
                 raise EngineError("the BDD belongs to another BDD manager")
             return f
         f = as_formula(f)
         mgr = self._frame.mgr
         if len(mgr.canon_cache) > _CANON_CACHE_LIMIT:  # never while evaluating
             mgr.canon_cache.clear()
-        with mgr.guard(lambda: f"evaluating {_short(f)}"), _deep_recursion():
+        limit = sys.getrecursionlimit()
+        if limit < _RECURSION:  # deeply nested formulas: hundreds of announcements
+            sys.setrecursionlimit(_RECURSION)
+        try:
             r = self._ev(f)
+        except (ValueError, RuntimeError, MemoryError) as exc:
+            raise mgr.size_error(exc, lambda: f"evaluating {_short(f)}") from None
+        finally:
+            if limit < _RECURSION:
+                sys.setrecursionlimit(limit)
         mgr.check()
         return r
 
@@ -811,8 +806,8 @@ class KnowledgeStructure:
             case Everybody(group, arg):
                 t = self._ev(arg)
                 r = mgr.true
-                for a in dict.fromkeys(group):
-                    r = r & self._box(a, t)
+                for ag in dict.fromkeys(group):
+                    r = r & self._box(ag, t)
                 return r
             case Common(group, arg):
                 return self._common(tuple(dict.fromkeys(group)), self._ev(arg))
@@ -894,7 +889,7 @@ class KnowledgeStructure:
                     proj = mgr.exists(mgr.cube(rest), self.law)
                     self._proj[key] = proj
                 return mgr.and_exists(proj, t, mgr.cube(inside), inside)
-        return mgr.and_exists(self.law, t, cube, names)
+        return mgr.and_exists(self.law, t, cube, names, small=self._law_size() < 500)
 
     def _law_size(self) -> int:
         if self._size is None:
@@ -1089,6 +1084,11 @@ class PointedStructure:
     def num_states(self) -> int:
         """The number of states of the structure."""
         return self.structure.num_states()
+
+    def states(self, f: Formula | str = TOP, limit: int | None = None) -> Iterator[frozenset[str]]:
+        """The valuations of the structure's states where ``f`` holds (see
+        :meth:`KnowledgeStructure.states`)."""
+        return self.structure.states(f, limit)
 
     def designated_states(self) -> list[frozenset[str]]:
         """The valuations of the designated states."""

@@ -146,7 +146,7 @@ def _relation_bdd(
     mgr: Manager, cubes: list[BDD], src: np.ndarray, dst: np.ndarray, allvars: tuple[str, ...]
 ) -> BDD:
     mgr.ensure_primes(allvars)
-    primed = {}
+    primed: dict[int, BDD] = {}
     out = mgr.false
     succ: dict[int, BDD] = {}
     for s, d in zip(src.tolist(), dst.tolist(), strict=True):
