@@ -42,7 +42,7 @@ from kripke.updates import (
 from tests.strategies import AGENTS, ATOMS, formulas, models, pointed_models
 
 SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
@@ -193,6 +193,32 @@ def test_product_updates_are_bisimilar(backend, pm, f, g, a):
             after_s = ps.product_update(A, optimize=optimize)
             assert holds(after_s, g) == holds(after_e, g), (A.name, optimize)
             assert is_bisimilar(to_explicit(after_s), after_e), (A.name, optimize)
+
+
+@given(
+    m=models(max_worlds=5),
+    f=formulas(max_leaves=4),
+    g=formulas(max_leaves=4),
+    h=formulas(max_leaves=6),
+)
+@SETTINGS
+def test_announcing_whether_agrees(backend, m, f, g, h):
+    """[!f]h & [!~f]h is evaluated with one fresh variable everybody observes;
+    stacks of them too (as in the dining cryptographers)."""
+    from kripke.puzzles import announce_whether
+
+    ks = to_symbolic(m)
+    for phi in (announce_whether(f, h), announce_whether(f, announce_whether(g, h))):
+        assert symbolic_truth(ks, m.worlds, phi) == explicit_truth(m, phi)
+
+
+def test_deeply_nested_announcements():
+    """Hundreds of nested announcements evaluate without exhausting the Python stack."""
+    from kripke.puzzles import drinking_logicians, drinking_logicians_formula
+
+    n = 500
+    with use_backend(available_backends()[0]):
+        assert holds(drinking_logicians(n, engine="symbolic"), drinking_logicians_formula(n))
 
 
 # ------------------------------------------------------------ entry points

@@ -653,6 +653,9 @@ class KnowledgeStructure:
         false), a mapping ``{atom: bool}`` fixing some atoms, a formula
         (every state where it holds), a BDD, or — for a structure made by
         :func:`~kripke.symbolic.to_symbolic` — a world label of the model.
+        After a product update the auxiliary variables may tell apart
+        several states with the same true atoms; a collection of atoms then
+        names all of them.
 
         Raises
         ------
