@@ -35,6 +35,7 @@ from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
 from games.boerenbridge import GUESS_BASE, SeatView
+from games.errors import InconsistentKnowledgeError
 
 __all__ = [
     "ViewBot",
@@ -137,28 +138,43 @@ class _Odds:
     """Exact facts a seat knows about the other hands, from its deal knowledge.
 
     ``hold[c][p]`` is the exact probability that seat ``p`` holds card ``c``;
-    ``void[p][s]`` the exact probability that ``p`` holds no card of suit ``s``.
+    :meth:`void` the exact probability that ``p`` holds no card of a suit
+    (computed when first asked).
     """
 
     def __init__(self, view: SeatView):
-        k = view.knowledge()
-        m = k.marginals()
+        self.view = view
+        self.k = view.knowledge()
+        m = self.k.marginals()
         self.players = view.players
         self.hold = [[float(m[c, p]) for p in range(view.players)] for c in range(32)]
-        self.void = []
-        for p in range(view.players):
-            row = []
-            size = view.hand_size(p)
-            for s in range(4):
-                if p == view.seat:
-                    row.append(0.0 if (view.hand >> (8 * s)) & 0xFF else 1.0)
-                elif size == 0 or view.voids[p] >> s & 1:
-                    row.append(1.0)
-                else:
-                    row.append(
-                        float(k.count_distribution(list(range(8 * s, 8 * s + 8)), _seat(p))[0])
-                    )
-            self.void.append(row)
+        self._void: dict[tuple[int, int], float] = {}
+        self._total: int | None = None
+
+    def void(self, p: int, s: int) -> float:
+        """Exact probability that seat ``p`` holds no card of suit ``s``."""
+        key = (p, s)
+        got = self._void.get(key)
+        if got is None:
+            v = self.view
+            if p == v.seat:
+                got = 0.0 if (v.hand >> (8 * s)) & 0xFF else 1.0
+            elif v.hand_size(p) == 0 or v.voids[p] >> s & 1:
+                got = 1.0
+            elif not any(self.hold[c][p] > 0 for c in range(8 * s, 8 * s + 8)):
+                got = 1.0
+            else:
+                # exact: the share of consistent deals in which p holds none of the suit
+                if self._total is None:
+                    self._total = self.k.count()
+                probe = self.k.copy()
+                try:
+                    probe.void(_seat(p), list(range(8 * s, 8 * s + 8)))
+                    got = probe.count() / self._total
+                except InconsistentKnowledgeError:  # p is known to hold the suit
+                    got = 0.0
+            self._void[key] = got
+        return got
 
     def can_hold(self, p: int, cards: int) -> bool:
         """Whether ``p`` may hold any card of the mask ``cards``."""
@@ -235,9 +251,9 @@ class KnowledgeBot(ViewBot):
                 prob *= odds.none_of(p, _above(c) & ~v.hand)
                 if t is not None and led != t:
                     trumps = (0xFF << (8 * t)) & ~v.hand
-                    prob *= 1.0 - odds.void[p][led] * (1.0 - odds.none_of(p, trumps))
+                    prob *= 1.0 - odds.void(p, led) * (1.0 - odds.none_of(p, trumps))
             else:  # a ruff: only higher trumps of a hand void in the led suit beat it
-                prob *= 1.0 - odds.void[p][led] * (1.0 - odds.none_of(p, _above(c) & ~v.hand))
+                prob *= 1.0 - odds.void(p, led) * (1.0 - odds.none_of(p, _above(c) & ~v.hand))
         return prob
 
     def _later(self, v: SeatView) -> list[int]:
@@ -256,10 +272,10 @@ class KnowledgeBot(ViewBot):
             if c >> 3 == led:
                 if odds.can_hold(p, _above(c) & ~v.hand):
                     return False
-                if t is not None and led != t and odds.void[p][led] > 0:
+                if t is not None and led != t and odds.void(p, led) > 0:
                     if odds.can_hold(p, (0xFF << (8 * t)) & ~v.hand):
                         return False
-            elif odds.void[p][led] > 0 and odds.can_hold(p, _above(c) & ~v.hand):
+            elif odds.void(p, led) > 0 and odds.can_hold(p, _above(c) & ~v.hand):
                 return False
         return True
 
@@ -275,7 +291,7 @@ class KnowledgeBot(ViewBot):
         below = (0xFF << (8 * led)) & ~_above(c) & ~(1 << c)
         for p in self._later(v):
             # p must follow and every card of the suit it may hold is higher
-            if odds.void[p][led] == 0 and not odds.can_hold(p, below & ~v.hand):
+            if odds.void(p, led) == 0 and not odds.can_hold(p, below & ~v.hand):
                 return True
         return False
 
@@ -366,7 +382,9 @@ class SamplingBot(ViewBot):
         """Deals to draw when the seat holds ``cards_left`` cards (exact searches grow
         steeply with the number of cards, so big positions get fewer deals)."""
         if guessing:
-            return self.samples if cards_left <= 7 else max(8, self.samples // 2)
+            if cards_left >= 8:
+                return max(6, self.samples // 3)
+            return max(8, self.samples // 2) if cards_left == 7 else self.samples
         if cards_left >= 8:
             return max(3, self.samples // 8)
         if cards_left == 7:
@@ -408,12 +426,13 @@ class SamplingBot(ViewBot):
         guess = v.guesses[v.seat] or 0
         r = v.need
         totals = dict.fromkeys(reps, 0.0)
+        levels = 1 if v.hand_size(v.seat) >= 7 else 2
         for hands in deals:
             pos = Position(hands, v.trump, v.leader, tuple(v.trick))
             for c in reps:
                 after, w = pos.play(c)
                 need = r - (1 if w == v.seat else 0)
-                totals[c] += _score_after(solver, after, need, guess, v)
+                totals[c] += _score_after(solver, after, need, guess, v, levels)
         best = max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
         return best
 
@@ -442,13 +461,16 @@ def _representatives(legal: list[int], view: SeatView) -> list[int]:
     return out
 
 
-def _score_after(solver: Any, pos: Any, need: int, guess: int, view: SeatView) -> float:
+def _score_after(
+    solver: Any, pos: Any, need: int, guess: int, view: SeatView, levels: int = 2
+) -> float:
     """The round score the seat can force from ``pos`` (its card just played).
 
-    ``need`` is how many of the remaining tricks it still wants.  The miss is
-    resolved to one trick: a position that cannot force its guess within one
-    trick counts as a miss by two (deeper misses are rare and expensive to
-    prove in big positions).
+    ``need`` is how many of the remaining tricks it still wants.  The search
+    asks whether the seat can force the number of tricks nearest its guess,
+    then (with ``levels=2``) whether it can force it within one trick; a
+    position that cannot counts as a miss by one trick more than it asked
+    (deeper misses are rare and expensive to prove in big positions).
     """
     m = pos.remaining_tricks
     won = guess - need  # tricks already won, the trick in progress included if it is ours
@@ -456,6 +478,8 @@ def _score_after(solver: Any, pos: Any, need: int, guess: int, view: SeatView) -
     base = abs(need - lo)  # tricks missed whatever happens
     if solver.can_force(pos, lo, lo):
         return round_score_of(view, guess, won + lo)
+    if levels < 2:
+        return -2.0 * (base + 1)
     if solver.can_force(pos, lo - 1, lo + 1):
         return -2.0 * (base + 1)
     return -2.0 * (base + 2)

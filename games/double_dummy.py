@@ -552,8 +552,18 @@ def _make_search(
                             dec = 1
                         elif e[4] > hi:
                             dec = 0
-                    elif e[3] < lo or e[4] > hi or (e[6] is not None and (lo, hi) in e[6]):
+                    elif e[3] < lo or e[4] > hi:
                         dec = 0
+                    elif e[6] is not None:
+                        # forcing an interval forces every wider one; failing, every narrower
+                        for a, b, ok in e[6]:
+                            if ok:
+                                if lo <= a and b <= hi:
+                                    dec = 1
+                                    break
+                            elif a <= lo and hi <= b:
+                                dec = 0
+                                break
                     if dec >= 0:
                         jt = e[7]
                         rel = extra
@@ -606,10 +616,10 @@ def _make_search(
         elif kind == 1:
             if hi + 1 > e[4]:
                 e[4] = hi + 1
-        else:
+        if kind == 2:
             if e[6] is None:
-                e[6] = set()
-            e[6].add((lo, hi))
+                e[6] = []
+            e[6].append((lo, hi, result))
         return result, rel | extra
 
     def play(
