@@ -363,8 +363,16 @@ class KnowledgeStructure:
         Belief (K, KD45) agents: a BDD over the vocabulary and its primed
         copies (see :meth:`primed`); state *s* sees *t* when it holds of
         *s* and *t'*.
+    definitions : mapping of atom to Formula, str or BDD, optional
+        Defined atoms: each is true exactly where its propositional
+        definition over the vocabulary is.  A card's location held in a few
+        binary variables, with ``has(p, c)`` defined from them, makes a
+        much smaller law than one variable per atom.  Agents observe
+        variables, not defined atoms.
     order : iterable of Atom or str, optional
-        The BDD variable order (a permutation of the vocabulary).
+        The BDD variable order (a permutation of the vocabulary).  Good
+        orders keep related variables close: card-major for deals (all
+        places of one card together), suits and ranks in sequence.
     backend : {"cudd", "autoref"}, optional
         The BDD backend (default: the current one, see
         :func:`kripke.symbolic.set_backend`).
