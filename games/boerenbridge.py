@@ -837,6 +837,50 @@ class BoerenBridgeState(State):
         """Cards of this round's deck in no hand and not turned up (or not yet dealt)."""
         return list(self._undealt)
 
+    def seat_view(self, seat: int) -> list[tuple[str, str]]:
+        """The table as ``seat`` sees it (built from its observations only).
+
+        Examples
+        --------
+        >>> from games.base import load_game
+        >>> state = random_playout(load_game("boerenbridge"), seed=4, stop_after=78)
+        >>> dict(state.seat_view(0))["round"]
+        '3 of 15 · 4 cards · dealer South'
+        """
+        if not 0 <= seat < self._np:
+            raise InvalidParameterError(f"seat {seat} does not exist; seats are 0..{self._np - 1}")
+        v = SeatView.from_state(self, seat)
+        rows = [("seat", SEAT_NAMES[seat])]
+        if v.round_index < 0:
+            return rows + [("round", "dealing")]
+        rows.append(
+            (
+                "round",
+                f"{v.round_index + 1} of {len(self._params.rounds)} · {v.cards} cards · "
+                f"dealer {SEAT_NAMES[v.dealer]}",
+            )
+        )
+        rows.append(("hand", " ".join(card_pretty(c) for c in cards_of(v.hand)) or "-"))
+        if v.trump_known:
+            t = "none" if v.trump is None else SUIT_SYMBOLS[v.trump]
+            if v.trump_card is not None:
+                t += f" (turned up {card_pretty(v.trump_card)})"
+            rows.append(("trump", t))
+        for p in range(self._np):
+            g = v.guesses[p]
+            voids = "".join(SUIT_SYMBOLS[x] for x in range(4) if v.voids[p] >> x & 1)
+            rows.append(
+                (
+                    SEAT_NAMES[p],
+                    f"guess {'-' if g is None else g} · tricks {v.tricks[p]} · "
+                    f"{v.hand_size(p)} cards · score {v.scores[p]}"
+                    + (f" · void {voids}" if voids else ""),
+                )
+            )
+        if v.trick:
+            rows.append(("trick", " ".join(card_pretty(c) for c in v.trick)))
+        return rows
+
     def __str__(self) -> str:
         lines = [
             f"round {self._round + 1}/{len(self._params.rounds)} ({self._n} cards), "

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
-from games.boerenbridge import GUESS_BASE, SeatView
+from games.boerenbridge import GUESS_BASE, GuessModel, SeatView, guess_weights
 from games.errors import InconsistentKnowledgeError
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "GreedyBot",
     "KnowledgeBot",
     "SamplingBot",
+    "BayesSamplingBot",
     "card_strength",
     "nearest_legal",
 ]
@@ -344,6 +345,12 @@ class SamplingBot(ViewBot):
     scores ``2 * guess + 10``, a miss by ``d`` scores ``-2 * d``); it plays the
     card with the best average.
 
+    The search is *paranoid*: the other three seats are taken to play
+    together against the bot's goal, so "can force" is a guarantee.  Big
+    positions are costly to solve exactly, so they get fewer deals and only
+    the hit is asked for (a miss counts one trick); with six cards or fewer
+    the bot also asks whether it can stay within one trick.
+
     Parameters
     ----------
     seed : int, optional
@@ -351,14 +358,29 @@ class SamplingBot(ViewBot):
     samples : int
         Deals drawn per decision in small positions; big positions (many
         cards left) use fewer so a whole game stays within a few seconds.
+    guess_model : GuessModel, optional
+        Read the other seats' guesses as evidence (a Bayesian reading, apart
+        from the exact knowledge): ``oversample`` times more deals are drawn
+        and resampled in proportion to how likely the guesses made so far are
+        under the model.  ``None`` (default): guesses are ignored.
+    oversample : int
+        See ``guess_model``.
     """
 
     name = "sampling"
 
-    def __init__(self, seed: int | None = None, samples: int = 24):
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 24,
+        guess_model: GuessModel | None = None,
+        oversample: int = 6,
+    ):
         super().__init__(seed)
         self.samples = samples
-        self._solvers: dict[tuple[int | None, bool], Any] = {}
+        self.guess_model = guess_model
+        self.oversample = oversample
+        self._solvers: dict[tuple[int, int | None], Any] = {}
         self._np_rng: Any = None
 
     def restart(self, game: Game, seat: int) -> None:
@@ -366,17 +388,33 @@ class SamplingBot(ViewBot):
         import numpy as np
 
         self._np_rng = np.random.default_rng(self.rng.getrandbits(63))
+        self._solvers = {}
 
     def _solver(self, trump: int | None) -> Any:
+        """One solver (and transposition table) per round: its entries hold across deals."""
         from games.double_dummy import DoubleDummySolver
 
-        key = (trump, False)
+        assert self.view is not None
+        key = (self.view.round_index, trump)
         s = self._solvers.get(key)
         if s is None:
-            assert self.view is not None
-            s = DoubleDummySolver(trump, self.view.players, self.seat, max_entries=200_000)
+            self._solvers = {}
+            s = DoubleDummySolver(trump, self.view.players, self.seat, max_entries=100_000)
             self._solvers[key] = s
         return s
+
+    def _deals(self, n: int) -> list[tuple[int, ...]]:
+        """``n`` deals from the exact sampler, resampled by the guess model if there is one."""
+        v = self.view
+        assert v is not None
+        if self.guess_model is None or all(
+            g is None for p, g in enumerate(v.guesses) if p != v.seat
+        ):
+            return v.sample_hands(n, self._np_rng)
+        pool = v.sample_hands(n * self.oversample, self._np_rng)
+        w = guess_weights(v, pool, self.guess_model)
+        picks = self._np_rng.choice(len(pool), size=n, p=w)
+        return [pool[int(i)] for i in picks]
 
     def _budget(self, cards_left: int, guessing: bool = False) -> int:
         """Deals to draw when the seat holds ``cards_left`` cards (exact searches grow
@@ -399,7 +437,7 @@ class SamplingBot(ViewBot):
         v = self.view
         assert v is not None
         n = v.cards
-        deals = v.sample_hands(self._budget(n, guessing=True), self._np_rng)
+        deals = self._deals(self._budget(n, guessing=True))
         solver = self._solver(v.trump)
         leader = (v.dealer + 1) % v.players
         counts = [0] * (n + 1)
@@ -421,7 +459,7 @@ class SamplingBot(ViewBot):
         if len(legal) == 1:
             return legal[0]
         reps = _representatives(legal, v)
-        deals = v.sample_hands(self._budget(v.hand_size(v.seat)), self._np_rng)
+        deals = self._deals(self._budget(v.hand_size(v.seat)))
         solver = self._solver(v.trump)
         guess = v.guesses[v.seat] or 0
         r = v.need
@@ -487,3 +525,16 @@ def _score_after(
 
 _register("knowledge", KnowledgeBot)
 _register("sampling", SamplingBot)
+
+
+class BayesSamplingBot(SamplingBot):
+    """:class:`SamplingBot` that also reads the guesses with the default
+    :class:`~games.boerenbridge.GuessModel` (registered as ``sampling-bayes``)."""
+
+    name = "sampling-bayes"
+
+    def __init__(self, seed: int | None = None, samples: int = 24):
+        super().__init__(seed, samples, guess_model=GuessModel())
+
+
+_register("sampling-bayes", BayesSamplingBot)

@@ -156,3 +156,42 @@ def test_bad_play_options_are_named():
     assert code == 2
     code, _ = run("play", "boerenbridge", "--players", "5", "--quiet")
     assert code == 2
+
+
+def test_the_bayesian_sampler_favours_deals_that_fit_the_guesses():
+    """Reading the guesses with the guess model resamples the exact sampler's deals towards
+    hands whose high cards match what the others guessed."""
+    from games.boerenbridge import GuessModel, random_playout
+    from games.boerenbridge_bots import BayesSamplingBot
+
+    state = random_playout(load_game("boerenbridge"), seed=6, stop_after=120)
+    while state.phase != "play":
+        state.apply_action(state.legal_actions()[0])
+    model = GuessModel()
+    plain, bayes = SamplingBot(seed=4, samples=60), BayesSamplingBot(seed=4, samples=60)
+    fits = []
+    for bot in (plain, bayes):
+        bot.restart(state.game, 0)
+        for obs in state.observations(0):
+            bot.inform(obs)
+        v = bot.view
+        deals = bot._deals(60)
+        fits.append(
+            sum(
+                abs(model.estimate(h[p] | v.played_by[p], v.trump) - v.guesses[p])
+                for h in deals
+                for p in (1, 2, 3)
+            )
+        )
+    assert fits[1] < fits[0]
+    assert "sampling-bayes" in registered_bots("boerenbridge")
+
+
+def test_seat_view_rows_show_only_what_the_seat_saw():
+    from games.boerenbridge import card_pretty, random_playout
+
+    state = random_playout(load_game("boerenbridge"), seed=4, stop_after=78)
+    rows = dict(state.seat_view(2))
+    assert rows["hand"] == " ".join(card_pretty(c) for c in state.hand(2))
+    others = {card_pretty(c) for s in (0, 1, 3) for c in state.hand(s)}
+    assert not any(c in " ".join(rows.values()) for c in others)
