@@ -199,6 +199,7 @@ def parse_cards(text: str | Iterable[str | int]) -> list[int]:
     >>> [card_str(c) for c in parse_cards("AH, ks 10d")]
     ['AH', 'KS', '10D']
     """
+    tokens: list[str | int]
     if isinstance(text, str):
         tokens = [t for t in text.replace(",", " ").split() if t]
     else:
@@ -1045,7 +1046,7 @@ class SeatView:
         self.version += 1
         kind = obs.kind
         if kind == "play":
-            seat = obs.actor
+            seat: int = obs.actor  # type: ignore[assignment]
             c = _CARD_OF_TEXT[obs["card"]]
             if self.trick:
                 led = self.trick[0] >> 3
@@ -1065,7 +1066,7 @@ class SeatView:
             self.leader = w
             self.trick = []
         elif kind == "guess":
-            self.guesses[obs.actor] = obs["guess"]
+            self.guesses[obs.actor] = obs["guess"]  # type: ignore[index]
         elif kind == "round":
             self.round_index = obs["round"] - 1
             self.cards = obs["cards"]

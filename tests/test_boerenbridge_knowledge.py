@@ -209,3 +209,26 @@ def test_guess_model_reweights_deals_apart_from_the_exact_knowledge():
     assert weighted <= sum(fit) / len(fit) + 1e-9
     # and the exact knowledge is untouched by guesses
     assert view.knowledge().count() == seat_knowledge(state, 0).count()
+
+
+def test_sampled_deals_respect_everything_the_seat_saw():
+    game = load_game("boerenbridge", rounds=(6,), no_trump_rounds=())
+    rng = random.Random(12)
+    state = game.new_initial_state()
+    while not (state.phase == "play" and len(state.plays) >= 11):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert sum(v.bit_count() for v in SeatView.from_state(state, 0).voids) >= 2
+    for seat in range(4):
+        view = SeatView.from_state(state, seat)
+        for hands in view.sample_hands(40, np.random.default_rng(seat)):
+            assert hands[seat] == view.hand
+            seen = view.played | view.hand | (1 << view.trump_card)
+            for p in range(4):
+                assert hands[p].bit_count() == view.hand_size(p)
+                if p != seat:
+                    assert not hands[p] & seen
+                for s in range(4):
+                    if view.voids[p] >> s & 1:
+                        assert not hands[p] & (0xFF << (8 * s))
+            assert sum(h.bit_count() for h in hands) == len({c for h in hands for c in cards_of(h)})
