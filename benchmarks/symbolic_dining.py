@@ -18,6 +18,7 @@ pathwidth n - 1), so that task stops growing early - for SMCDEL too.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import _common  # noqa: F401  (puts the project on sys.path)
 from _common import table
@@ -39,7 +40,7 @@ def main() -> None:
             exp, ratio = f"{esecs:.4f}", f"{esecs / secs:.1f}x"
         ref = REFERENCE.get(("dining", n))
         rows.append(("benchDcValid", n, secs, peak, exp, ratio, "" if ref is None else ref))
-        print(f"  bench n={n}: {secs:.3f} s", flush=True)
+        print(f"  bench n={n}: {secs:.3f} s", file=sys.stderr, flush=True)
     for n in [n for n in range(3, 13) if n <= args.full_max]:
         secs, peak, _ = measure(lambda n=n: dining_full(n), repeat=3 if n <= 6 else 1)
         exp = ratio = ""
@@ -47,7 +48,7 @@ def main() -> None:
             esecs, _, _ = measure(lambda n=n: dining_full(n, "explicit"), symbolic=False)
             exp, ratio = f"{esecs:.4f}", f"{esecs / secs:.1f}x"
         rows.append(("full protocol", n, secs, peak, exp, ratio, ""))
-        print(f"  full n={n}: {secs:.3f} s", flush=True)
+        print(f"  full n={n}: {secs:.3f} s", file=sys.stderr, flush=True)
     print("Dining cryptographers, one payer, a coin for every pair of diners (symbolic engine)")
     print(load_note())
     print(

@@ -8,6 +8,7 @@ n-1 nested announcements, checked at the actual state.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import _common  # noqa: F401  (puts the project on sys.path)
 from _common import table
@@ -28,7 +29,7 @@ def main() -> None:
             exp, ratio = f"{esecs:.4f}", f"{esecs / secs:.1f}x"
         ref = REFERENCE.get(("drinking", n))
         rows.append((n, secs, peak, exp, ratio, "" if ref is None else ref))
-        print(f"  n={n}: {secs:.3f} s", flush=True)
+        print(f"  n={n}: {secs:.3f} s", file=sys.stderr, flush=True)
     print("Drinking logicians, everyone thirsty (symbolic engine)")
     print(load_note())
     print(

@@ -10,6 +10,7 @@ engine can run (2^n worlds), its time on the same task in this process.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import _common  # noqa: F401  (puts the project on sys.path)
 from _common import table
@@ -30,7 +31,7 @@ def main() -> None:
             exp, ratio = f"{esecs:.4f}", f"{esecs / secs:.1f}x"
         ref = REFERENCE.get(("muddy", n))
         rows.append((n, secs, peak, exp, ratio, "" if ref is None else ref))
-        print(f"  n={n}: {secs:.3f} s", flush=True)
+        print(f"  n={n}: {secs:.3f} s", file=sys.stderr, flush=True)
     print("Muddy children, all muddy, full protocol (symbolic engine)")
     print(load_note())
     print(

@@ -12,6 +12,7 @@ where it can run at that size.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import _common  # noqa: F401  (puts the project on sys.path)
 from _common import table
@@ -54,7 +55,7 @@ def main() -> None:
             esecs, _, _ = measure(explicit, repeat=1, symbolic=False)
             exp = f"{esecs:.3f} ({esecs / secs:.1f}x)"
         rows.append((name, n, secs, peak, ref, f"{ref / secs:.2f}x", exp))
-        print(f"  done: {name} n={n} in {secs:.3f} s", flush=True)
+        print(f"  done: {name} n={n} in {secs:.3f} s", file=sys.stderr, flush=True)
     print("Symbolic engine vs SMCDEL on SMCDEL's benchmark tasks")
     print(load_note())
     print(

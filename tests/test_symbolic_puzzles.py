@@ -122,6 +122,12 @@ def test_russian_cards_safe_announcements(backend):
     assert all((0, 1, 2) in hands for hands in safe)
 
 
+def test_russian_cards_hand_lists_match():
+    from kripke.symbolic.puzzles import _hand_lists
+
+    assert _hand_lists() == P.russian_cards_hand_lists()
+
+
 def test_russian_cards_checks_agree(engine):
     pm = P.russian_cards(engine=engine)
     assert P.russian_cards_is_safe(pm, [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (2, 4, 6)])

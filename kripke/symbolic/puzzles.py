@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 from kripke.errors import KripkeError
 from kripke.formulas import C as Ck
@@ -169,7 +170,7 @@ def russian_cards_safe_announcements() -> list[tuple[tuple[int, ...], ...]]:
     announcement is evaluated once and its structure reused for every
     condition.
     """
-    from kripke.puzzles import _has, russian_cards_hand_lists
+    from kripke.puzzles import _has
 
     pm = russian_cards()
     bob_says = Know("bob", _has("cath", 6))
@@ -189,7 +190,7 @@ def russian_cards_safe_announcements() -> list[tuple[tuple[int, ...], ...]]:
     alice = [_has("alice", c) for c in range(7)]
     hand_formula: dict[tuple[int, ...], Formula] = {}
     safe = []
-    for hands in russian_cards_hand_lists():
+    for hands in _hand_lists():
         parts = []
         for h in hands:
             g = hand_formula.get(h)
@@ -208,6 +209,34 @@ def russian_cards_safe_announcements() -> list[tuple[tuple[int, ...], ...]]:
                 continue
         safe.append(hands)
     return safe
+
+
+def _hand_lists() -> list[tuple[tuple[int, ...], ...]]:
+    """:func:`kripke.puzzles.russian_cards_hand_lists` (same lists, same order),
+    enumerated with bit masks."""
+    hands = list(combinations(range(7), 3))
+    compatible = [0] * len(hands)  # later hands sharing at most one card
+    for i, h in enumerate(hands):
+        for j in range(i + 1, len(hands)):
+            if len(set(h) & set(hands[j])) < 2:
+                compatible[i] |= 1 << j
+    out: list[tuple[tuple[int, ...], ...]] = []
+
+    def extend(prefix: list[int], candidates: int, k: int) -> None:
+        if len(prefix) == k:
+            out.append(tuple(hands[i] for i in prefix))
+            return
+        while candidates:
+            low = candidates & -candidates
+            i = low.bit_length() - 1
+            candidates ^= low
+            prefix.append(i)
+            extend(prefix, candidates & compatible[i], k)
+            prefix.pop()
+
+    for k in (5, 6, 7):
+        extend([], (1 << len(hands)) - 1, k)
+    return out
 
 
 def drinking_logicians(n: int = 3, thirsty: Iterable[int] | None = None) -> PointedStructure:

@@ -98,6 +98,7 @@ def _cid(mgr: Manager, f: Formula) -> int:
     if hit is not None and hit[0] is f:
         return hit[1]
     intern = mgr.intern
+    chains: dict[int, list[Formula]] = {}
     stack: list[tuple[Formula, bool]] = [(f, False)]
     while stack:
         g, ready = stack.pop()
@@ -106,12 +107,25 @@ def _cid(mgr: Manager, f: Formula) -> int:
             continue
         if not ready:
             stack.append((g, True))
-            for c in g.children():
+            kids: Iterable[Formula] = g.children()
+            if isinstance(g, Not) and isinstance(g.arg, Iff):
+                leaves = _xor_leaves(g)
+                if leaves is not None:  # a chain of exclusive ors: named by its operands
+                    chains[id(g)] = leaves
+                    kids = leaves
+            for c in kids:
                 h = cache.get(id(c))
                 if h is None or h[0] is not c:
                     stack.append((c, False))
             continue
-        key = _node_key(g, cache)
+        leaves = chains.pop(id(g), None)
+        if leaves is not None:
+            odd: set[int] = set()
+            for c in leaves:
+                odd ^= {cache[id(c)][1]}
+            key: tuple[Any, ...] = ("xor", frozenset(odd))
+        else:
+            key = _node_key(g, cache)
         cid = intern.get(key)
         if cid is None:
             cid = len(intern)
@@ -120,6 +134,8 @@ def _cid(mgr: Manager, f: Formula) -> int:
             kind = key[0]
             if kind == "a" or kind == "T" or kind == "F":
                 flags.append(True)
+            elif kind == "xor":
+                flags.append(all(flags[c] for c in key[1]))
             elif kind in _BOOLEAN:
                 prop = True
                 for child in key[1:]:
@@ -888,7 +904,7 @@ class KnowledgeStructure:
             isinstance(names, tuple)
             and len(names) >= 8
             and 2 * (t.dag_size - 1) <= len(names)
-            and self._law_size() > 2000
+            and self._law_size() > 500
         ):
             supp = mgr.support(t)
             inside = tuple(v for v in names if v in supp)
