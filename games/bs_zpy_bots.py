@@ -1,0 +1,444 @@
+"""Bots for BS-ZPY: random, truthful, bluffer, knowledge and probabilistic.
+
+Every bot sees only its seat's observations (a
+:class:`~games.bs_zpy.SeatKnowledge` built from them) and the legal actions.
+Bidding, burying and naming friends are left to the ZPY heuristic bot of
+:mod:`games.shengji.bots`, fed with the same observations; a play is planned
+whole (cards and claim) at its first action and then fed one action at a
+time.
+
+``random``
+    a uniformly random legal action (random cards, random claims, random calls).
+``truthful``
+    plays legally (the ZPY heuristic: safe units or low cards when leading,
+    feeding a winning partner, winning cheaply) and claims the truth; never
+    calls.
+``bluffer``
+    plays like ``truthful``, but when it cannot win a trick with points it
+    puts down a legal low play and claims the cheapest winning cards it does
+    not hold, if the risk is low: the chance (exact, from its deal knowledge)
+    that some other seat holds enough copies to know the claim is false, at
+    most ``max_risk``.  Never calls.
+``knowledge``
+    plays like ``truthful`` and calls BS exactly when it knows the claim is
+    false (:meth:`~games.bs_zpy.SeatKnowledge.knows_false`).
+``probabilistic``
+    calls when the expected gain beats the expected loss: with ``p`` the
+    exact probability that the claim can be true, it calls when
+    ``(1 - p) * gain > p * loss``; the gain is the two winnings-pile cards it
+    would take (their expected points, or the 5-point fine when the liar's
+    pile is empty) plus the trick's claimed points when the claim is winning
+    for the other side, the loss the two cards (or 5 points) it would give.
+    It bluffs like ``bluffer`` when the expected value (trick points won if
+    nobody can refute, minus the penalty if someone can) is positive.
+
+Examples
+--------
+>>> from games.base import load_game, play_game
+>>> g = load_game("bs-zpy")
+>>> bots = [TruthfulBot(seed=i) for i in range(5)]
+>>> r = play_game(g, bots, seed=1)
+>>> len(r.returns)
+5
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from games.base import Bot, Game, Observation, register_bot
+from games.bs_zpy import (
+    CALL,
+    CLAIM_TRUE,
+    PASS,
+    BSZPYGame,
+    SeatKnowledge,
+    SeenPlay,
+    claim_action,
+    claim_winner,
+    decode_bs_action,
+)
+from games.errors import GameError
+from games.shengji.bots import HeuristicBot, choose_lead
+from games.shengji.cards import NUM_FACES, Card, card, card_points
+from games.shengji.engine import COMMIT, select_action
+from games.shengji.follow import FollowRules
+from games.shengji.formats import Format, count_faces
+from games.shengji.trump import TRUMP_SUIT, table
+
+__all__ = [
+    "RandomBot",
+    "TruthfulBot",
+    "BlufferBot",
+    "KnowledgeBot",
+    "ProbabilisticBot",
+    "choose_follow",
+    "bluff_claims",
+    "refute_risk",
+    "register",
+]
+
+_SETUP_KINDS = frozenset(
+    {"first", "draw", "bid", "dealt", "redeal", "kitty_reveal", "trump", "kitty", "bury", "friends"}
+)
+
+
+class RandomBot(Bot):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def step(self, legal_actions: Sequence[int]) -> int:
+        return self.rng.choice(list(legal_actions))
+
+
+# ------------------------------------------------------------- play choices
+def _keep_value(f: int, trump: Any) -> int:
+    """How much a card is worth keeping (low: play it first)."""
+    t = table(trump)
+    v = t.strength[f] % 100
+    if t.esuit[f] == TRUMP_SUIT:
+        v += 60
+    return v + 3 * card_points([f])
+
+
+def choose_follow(
+    hand: dict[int, int],
+    fmt: Format,
+    plays: Sequence[SeenPlay],
+    partners: set[int],
+    last: bool,
+    draw_policy: str = "no-protections",
+    limit: int = 120,
+) -> list[Card]:
+    """A legal follow by card sense, judged against the *claims* on the table.
+
+    Feeds points to a partner whose claim is winning (when nobody can take it
+    back), wins as cheaply as it can when the trick is worth it, and
+    otherwise plays its lowest cards.
+    """
+    trump = fmt.trump
+    rules = FollowRules(hand, fmt, draw_policy)
+    cands = [list(p) for p in itertools.islice(rules.plays(), limit)]
+    if not cands:
+        cands = [_greedy(rules)]
+    base = [(p.eligible, list(p.shown)) for p in plays]
+    cur = claim_winner(fmt, base) if any(ok for ok, _ in base) else None
+    idx = len(base)
+
+    def cost(p: Sequence[int]) -> int:
+        return sum(_keep_value(f, trump) for f in p)
+
+    def pts(p: Sequence[int]) -> int:
+        return card_points(p)
+
+    stake = sum(card_points(p.shown) for p in plays)
+    if cur is not None and plays[cur].seat in partners:
+        if last:
+            return max(cands, key=lambda p: (pts(p), -cost(p)))
+        return min(cands, key=cost)
+    winners = [c for c in cands if claim_winner(fmt, [*base, (True, c)]) == idx]
+    if winners and (stake > 0 or last or fmt.size > 1):
+        if last:
+            return max(winners, key=lambda p: (pts(p), -cost(p)))
+        return min(winners, key=cost)
+    return min(cands, key=lambda p: (pts(p), cost(p)))
+
+
+def _greedy(rules: FollowRules) -> list[Card]:
+    sel: dict[int, int] = {}
+    for _ in range(rules.n):
+        for f in sorted(rules.hand):
+            if rules.hand[f] > sel.get(f, 0):
+                sel[f] = sel.get(f, 0) + 1
+                if rules.can_extend(sel):
+                    break
+                sel[f] -= 1
+    return [card(f) for f in sel for _ in range(sel[f])]
+
+
+def bluff_claims(
+    know: SeatKnowledge, fmt: Format, plays: Sequence[SeenPlay], limit: int = 6
+) -> list[list[Card]]:
+    """Claims that would win the trick now and that this seat does not hold, cheapest first.
+
+    Only single-face claims (a single, a pair, …) of the led suit or of trump
+    are considered, for formats of one such unit.
+    """
+    if len(fmt.units) != 1 or fmt.units[0].is_tractor:
+        return []
+    width = fmt.units[0].width
+    t = table(fmt.trump)
+    base = [(p.eligible, list(p.shown)) for p in plays]
+    idx = len(base)
+    out: list[tuple[int, list[Card]]] = []
+    for f in range(NUM_FACES):
+        if t.esuit[f] not in (fmt.suit, TRUMP_SUIT) or know.mine.get(f, 0):
+            continue
+        if width > know.rules.decks:
+            continue
+        claim = [card(f)] * width
+        if claim_winner(fmt, [*base, (True, claim)]) == idx:
+            out.append((t.order[f], claim))
+    out.sort(key=lambda x: x[0])
+    return [c for _, c in out[:limit]]
+
+
+def refute_risk(know: SeatKnowledge, claimer: int, claim: Sequence[int]) -> float:
+    """An upper bound on the chance that some other seat knows ``claim`` is false.
+
+    A seat can refute a claim of ``k`` copies of a face when it sees more than
+    ``decks - k`` copies outside the claimer's hand: in its own hand, among
+    the cards every seat has seen, or (the dictator) in the kitty.  The bound
+    adds each seat's exact probability (from ``know``'s deal knowledge), so it
+    is a union bound.
+    """
+    if know.knowledge is None:
+        return 1.0
+    kn = know.knowledge
+    d = know.rules.decks
+    risk = 0.0
+    for f, k in count_faces(claim).items():
+        need = d - k + 1 - know.public_out[f]
+        if need <= 0:
+            return 1.0
+        for s in range(know.n):
+            if s in (claimer, know.seat):
+                continue
+            locs = [f"P{s}"] + (["kitty"] if s == know.landlord else [])
+            risk += float(kn.probability_at_least([str(card(f))], locs, need))
+    return min(1.0, risk)
+
+
+# ------------------------------------------------------------------- bots
+class _PlanBot(Bot):
+    """Keeps a :class:`SeatKnowledge`, delegates the deal phase, plans whole plays."""
+
+    deal = False
+
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        if not isinstance(game, BSZPYGame):
+            raise GameError(f"{type(self).__name__} plays bs-zpy, not {game!r}")
+        self.rules = game.rules
+        self.know = SeatKnowledge(game.rules, seat, deal=self.deal)
+        self.setup = HeuristicBot(seed=self.rng.randrange(2**32))
+        self.setup.restart(game, seat)
+        self.plan: list[int] = []
+
+    def inform(self, observation: Observation) -> None:
+        self.know.update(observation)
+        if observation.kind in _SETUP_KINDS:
+            self.setup.inform(observation)
+        elif observation.kind == "round_end":
+            self.setup.view.new_round()
+
+    def step(self, legal_actions: Sequence[int]) -> int:
+        legal = list(legal_actions)
+        kind = decode_bs_action(legal[-1])[0]
+        if kind == "call":
+            return CALL if self.call() else PASS
+        if kind in ("bid", "pass", "bury", "friend"):
+            return self.setup.step(legal)
+        if self.plan:
+            a = self.plan.pop(0)
+            if a in legal:
+                return a
+            self.plan = []
+        if kind in ("claim", "claim_true"):
+            return CLAIM_TRUE if CLAIM_TRUE in legal else self.rng.choice(legal)
+        cards, claim = self.choose_play()
+        plan = [select_action(c) for c in cards] + [COMMIT]
+        plan += [CLAIM_TRUE] if sorted(claim) == sorted(cards) else [claim_action(c) for c in claim]
+        self.plan = plan
+        a = self.plan.pop(0)
+        return a if a in legal else self.rng.choice(legal)
+
+    # -- decisions
+    def call(self) -> bool:
+        """Whether to call BS on the open claim."""
+        return False
+
+    def partners(self) -> set[int]:
+        team = self.know.team()
+        return team if self.seat in team else {self.seat}
+
+    def truthful_play(self) -> list[Card]:
+        k = self.know
+        assert k.trump is not None
+        if k.trick_fmt is None:
+            return choose_lead(k.mine, k.trump, k.unseen(), self.rng)
+        last = len(k.plays) == self.rules.players - 1
+        return choose_follow(
+            k.mine, k.trick_fmt, k.plays, self.partners(), last, self.rules.draw_policy
+        )
+
+    def choose_play(self) -> tuple[list[Card], list[Card]]:
+        cards = self.truthful_play()
+        return cards, cards
+
+
+class TruthfulBot(_PlanBot):
+    """Plays legally and claims the truth; never calls."""
+
+    name = "truthful"
+
+
+class BlufferBot(_PlanBot):
+    """Claims winning cards it does not hold when the risk is low; never calls."""
+
+    name = "bluffer"
+    deal = True
+
+    def __init__(self, seed: int | None = None, max_risk: float = 0.3, min_stake: int = 10):
+        super().__init__(seed)
+        self.max_risk = max_risk
+        self.min_stake = min_stake
+
+    def choose_play(self) -> tuple[list[Card], list[Card]]:
+        cards = self.truthful_play()
+        k = self.know
+        fmt = k.trick_fmt
+        if fmt is None or k.knowledge is None:
+            return cards, cards
+        base = [(p.eligible, list(p.shown)) for p in k.plays]
+        if claim_winner(fmt, [*base, (True, cards)]) == len(base):
+            return cards, cards
+        stake = sum(card_points(p.shown) for p in k.plays) + card_points(cards)
+        if stake < self.min_stake:
+            return cards, cards
+        low = _lowest_legal(k, fmt, self.rules.draw_policy)
+        for claim in bluff_claims(k, fmt, k.plays):
+            if refute_risk(k, self.seat, claim) <= self.max_risk:
+                return low, claim
+        return cards, cards
+
+
+class KnowledgeBot(_PlanBot):
+    """Plays like ``truthful``; calls BS exactly when it knows the claim is false."""
+
+    name = "knowledge"
+    deal = True
+
+    def call(self) -> bool:
+        return self.know.knows_false()
+
+
+class ProbabilisticBot(_PlanBot):
+    """Calls and bluffs by exact probabilities and the stakes (see the module docstring)."""
+
+    name = "probabilistic"
+    deal = True
+    #: Beta prior (lies, truths) on a player's lying rate.
+    prior = (1.0, 4.0)
+
+    def _card_value(self, seat: int) -> float:
+        """Expected value of what a lost call costs ``seat``: two pile cards, or the fine."""
+        k = self.know
+        params = self.game.params if self.game is not None else None
+        n_cards = getattr(params, "penalty_cards", 2)
+        fine = getattr(params, "penalty_points", 5)
+        size = k.pile_sizes[seat]
+        if size == 0 or n_cards == 0:
+            return float(fine)
+        per_card = 100 * self.rules.decks / (54 * self.rules.decks)
+        return min(n_cards, size) * per_card
+
+    def call(self) -> bool:
+        k = self.know
+        sp = k.open_play()
+        if sp is None or sp.seat in self.partners() and self.seat in k.team():
+            return False
+        odds = k.claim_odds(sp)
+        possible = 0.0 if odds.knows_false else odds.probability
+        lie = self.lie_probability(sp.seat, possible, baseline(k, sp.seat, sp.claim))
+        gain = self._card_value(sp.seat)
+        fmt = k.trick_fmt
+        if fmt is not None:
+            base = [(q.eligible, list(q.shown)) for q in k.plays]
+            if any(ok for ok, _ in base) and claim_winner(fmt, base) == len(base) - 1:
+                gain += sum(card_points(q.shown) for q in k.plays)
+        loss = self._card_value(self.seat)
+        return lie * gain > (1 - lie) * loss
+
+    def lie_probability(self, seat: int, possible: float, base: float) -> float:
+        """Posterior probability that ``seat``'s claim is a lie.
+
+        ``possible`` is the exact probability that the claim can be true and
+        ``base`` the chance that a hand of the claimer's size, dealt from the
+        unseen cards, would hold the claimed cards: their ratio is the
+        likelihood ratio of truth against a lie (a liar's claim does not
+        depend on its hand).  With ``seat``'s lying rate ``r`` (its settled
+        lies so far, with a Beta prior) the posterior is
+        ``r / (r + (1 - r) * min(1, possible / base))``.
+        """
+        k = self.know
+        r = (k.lies_by[seat] + self.prior[0]) / (k.settled_by[seat] + sum(self.prior))
+        ratio = min(1.0, possible / base) if base > 0 else 0.0
+        denom = r + (1 - r) * ratio
+        return 1.0 if denom <= 0 else r / denom
+
+    def choose_play(self) -> tuple[list[Card], list[Card]]:
+        cards = self.truthful_play()
+        k = self.know
+        fmt = k.trick_fmt
+        if fmt is None or k.knowledge is None:
+            return cards, cards
+        base = [(p.eligible, list(p.shown)) for p in k.plays]
+        if claim_winner(fmt, [*base, (True, cards)]) == len(base):
+            return cards, cards
+        stake = sum(card_points(p.shown) for p in k.plays) + card_points(cards)
+        if stake <= 0:
+            return cards, cards
+        low = _lowest_legal(k, fmt, self.rules.draw_policy)
+        cost = self._card_value(self.seat)
+        for claim in bluff_claims(k, fmt, k.plays, limit=3):
+            r = refute_risk(k, self.seat, claim)
+            if (1 - r) * stake - r * cost > 0:
+                return low, claim
+        return cards, cards
+
+
+def baseline(know: SeatKnowledge, seat: int, claim: Sequence[int]) -> float:
+    """Chance that a hand of ``seat``'s size, dealt at random from the unseen cards, holds ``claim``.
+
+    Hypergeometric per claimed face (treated as independent): what the
+    claim's probability would be if nothing but the unseen cards were known.
+    """
+    unseen = know.unseen()
+    total = sum(unseen)
+    h = know.sizes[seat] + len(claim)
+    if total <= 0 or h <= 0:
+        return 0.0
+    h = min(h, total)
+    p = 1.0
+    for f, k in count_faces(claim).items():
+        u = unseen[f]
+        if u < k:
+            return 0.0
+        den = math.comb(total, h)
+        below = sum(math.comb(u, j) * math.comb(total - u, h - j) for j in range(k))
+        p *= 1.0 - below / den
+    return p
+
+
+def _lowest_legal(k: SeatKnowledge, fmt: Format, draw_policy: str) -> list[Card]:
+    rules = FollowRules(k.mine, fmt, draw_policy)
+    cands = [list(p) for p in itertools.islice(rules.plays(), 120)] or [_greedy(rules)]
+    assert k.trump is not None
+    return min(cands, key=lambda p: (card_points(p), sum(_keep_value(f, k.trump) for f in p)))
+
+
+def register() -> None:
+    """Register the bots of ``bs-zpy``."""
+    register_bot("bs-zpy", "random", lambda seed=None: RandomBot(seed=seed))
+    register_bot("bs-zpy", "truthful", lambda seed=None: TruthfulBot(seed=seed))
+    register_bot("bs-zpy", "bluffer", lambda seed=None: BlufferBot(seed=seed))
+    register_bot("bs-zpy", "knowledge", lambda seed=None: KnowledgeBot(seed=seed))
+    register_bot("bs-zpy", "probabilistic", lambda seed=None: ProbabilisticBot(seed=seed))
+
+
+register()
