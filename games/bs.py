@@ -53,6 +53,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -60,6 +61,7 @@ from typing import Any, TextIO
 from games.base import (
     CHANCE,
     TERMINAL,
+    Bot,
     Game,
     LazyActions,
     Observation,
@@ -68,7 +70,7 @@ from games.base import (
 )
 from games.cards import STANDARD_RANKS, CardsLike, Deck
 from games.deal import DealKnowledge
-from games.errors import CardParseError, IllegalActionError, InvalidParameterError
+from games.errors import BotError, CardParseError, IllegalActionError, InvalidParameterError
 
 __all__ = [
     "BSParams",
@@ -78,6 +80,7 @@ __all__ = [
     "PASS",
     "CALL",
     "VARIANTS",
+    "HumanBot",
     "narrate",
 ]
 
@@ -290,6 +293,30 @@ class _PlayActions(LazyActions):
         return f"<{self._len} plays>"
 
 
+class _CallActions(LazyActions):
+    """The two actions of a call decision: ``PASS`` and ``CALL``."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: Any) -> Any:
+        return (PASS, CALL)[i]
+
+    def __contains__(self, action: object) -> bool:
+        return action in (PASS, CALL)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((PASS, CALL))
+
+    def __repr__(self) -> str:
+        return "[0, 1]"
+
+
+_CALL_ACTIONS = _CallActions()
+
+
 class BSState(State):
     """A BS game in progress (OpenSpiel-style API; see :class:`games.base.State`)."""
 
@@ -318,6 +345,7 @@ class BSState(State):
         self._caller = -1
         self._winner = -1
         self._cap = game.params.max_rounds * n
+        self._decoded: tuple[int, list[int]] | None = None
 
     # ------------------------------------------------------------ accessors
     @property
@@ -377,8 +405,8 @@ class BSState(State):
                 return [(i, p) for i in range(len(_KOTH_ORDERS))]
             return [(s, 1.0 / self._n) for s in range(self._n)]
         if ph == "deal":
-            left = self.g.deck.total - self._dealt
-            return [(k, c / left) for k, c in enumerate(self._undealt) if c]
+            inv = 1.0 / (self.g.deck.total - self._dealt)
+            return [(k, c * inv) for k, c in enumerate(self._undealt) if c]
         if ph == "pick_caller":
             p = 1.0 / len(self._callers)
             return [(s, p) for s in self._callers]
@@ -390,7 +418,7 @@ class BSState(State):
 
     def _legal_actions(self, player: int) -> Any:
         if self._phase == "call":
-            return [PASS, CALL]
+            return _CALL_ACTIONS
         hand = self._hands[player]
         if self._phase == "first":
             return sorted(
@@ -410,8 +438,10 @@ class BSState(State):
         except IllegalActionError:
             return False
         hand = self._hands[player]
-        if any(c > hand[k] for k, c in enumerate(counts)):
-            return False
+        for k, c in enumerate(counts):
+            if c > hand[k]:
+                return False
+        self._decoded = (action, counts)
         if self._phase == "first":
             return sum(counts) == 1
         return True
@@ -541,8 +571,12 @@ class BSState(State):
                 self._next_turn()
 
     def _names(self, counts: Sequence[int]) -> tuple[str, ...]:
-        d = self.g.deck
-        return tuple(d.names[k] for k, c in enumerate(counts) for _ in range(c))
+        names = self.g.deck.names
+        out: list[str] = []
+        for k, c in enumerate(counts):
+            if c:
+                out.extend((names[k],) * c)
+        return tuple(out)
 
     def _first(self, action: int) -> None:
         p = self._order[self._pos]
@@ -565,7 +599,9 @@ class BSState(State):
 
     def _start_play(self, action: int) -> None:
         p = self._order[self._pos]
-        counts = self.g.decode(action)
+        dec = self._decoded
+        counts = dec[1] if dec is not None and dec[0] == action else self.g.decode(action)
+        self._decoded = None
         hand = self._hands[p]
         n = 0
         for k, c in enumerate(counts):
@@ -696,7 +732,7 @@ class SeatKnowledge:
     (13, [13, 13, 13, 13])
     """
 
-    def __init__(self, game: Game, seat: int, *, exact: bool = False):
+    def __init__(self, game: Game, seat: int, *, exact: bool = False, max_table: int | None = None):
         if not isinstance(game, BSGame):
             raise InvalidParameterError(f"SeatKnowledge needs a BS game, got {game!r}")
         self.game = game
@@ -713,8 +749,10 @@ class SeatKnowledge:
         self.last: tuple[int, int, int] | None = None  # player, rank, count of the open play
         self.my_play: list[int] | None = None
         self.knowledge: DealKnowledge | None = None
+        self.max_table = max_table
         self.history: list[Observation] = []
         self._deck = game.deck
+        self._idx = {n: k for k, n in enumerate(game.deck.names)}
 
     def observe(self, obs: Observation) -> None:
         """Take one observation of this seat."""
@@ -730,7 +768,9 @@ class SeatKnowledge:
             self.last = (p, self.required, cnt)
             if p == self.seat:
                 counts = [0] * g.num_kinds
-                for k in self._deck.kinds(obs["cards"]):
+                idx = self._idx
+                for name in obs["cards"]:
+                    k = idx[name]
                     counts[k] += 1
                     self.hand[k] -= 1
                 self.my_play = counts
@@ -754,8 +794,9 @@ class SeatKnowledge:
                     kn.reveal("pile", obs["pile"])
                 kn.move_all("pile", f"P{taker}")
             if taker == self.seat:
-                for k in self._deck.kinds(obs["pile"]):
-                    self.hand[k] += 1
+                idx = self._idx
+                for name in obs["pile"]:
+                    self.hand[idx[name]] += 1
             self.sizes[taker] += obs["taken"]
             self.pile = 0
             self._after_play()
@@ -765,8 +806,7 @@ class SeatKnowledge:
             self.sizes[c] = obs["hand"]
             self.pile += 1
             if c == self.seat:
-                k = self._deck.index(obs["card"])
-                self.hand[k] -= 1
+                self.hand[self._idx[obs["card"]]] -= 1
                 if kn is not None:
                     kn.move(obs["card"], f"P{c}", "pile")
             elif kn is not None:
@@ -774,7 +814,7 @@ class SeatKnowledge:
         elif kind == "first":
             p = obs.actor
             assert p is not None
-            k = self._deck.index(obs["card"])
+            k = self._idx[obs["card"]]
             if p == self.seat:
                 self.hand[k] -= 1
             self.sizes[p] = obs["hand"]
@@ -791,10 +831,12 @@ class SeatKnowledge:
                 locs = {f"P{s}": n for s, n in enumerate(self.sizes)}
                 locs.update(pile=0, play=0)
                 self.knowledge = DealKnowledge(self._deck, locs, name=f"P{self.seat}")
+                if self.max_table is not None:
+                    self.knowledge.max_table = self.max_table
         elif kind == "hand":
             if obs.actor == self.seat:
-                for k in self._deck.kinds(obs["cards"]):
-                    self.hand[k] += 1
+                for name in obs["cards"]:
+                    self.hand[self._idx[name]] += 1
                 if self.knowledge is not None:
                     self.knowledge.reveal(f"P{self.seat}", obs["cards"])
 
@@ -805,7 +847,15 @@ class SeatKnowledge:
 
     # ---------------------------------------------------------------- queries
     def lie_probability(self) -> float:
-        """Probability (for this seat) that the open play is not all the claimed rank."""
+        """Probability (for this seat) that the open claim cannot be honest.
+
+        The claimer could have played ``count`` cards of the claimed rank only
+        if its hand held that many before the play; the play and the rest of
+        the claimer's hand together are that hand.  This is the exact
+        probability, under the seat's deal knowledge, that they held fewer —
+        that the claim is surely a lie.  (The face-down cards themselves are,
+        for a seat that did not see them, any cards of the claimer's hand.)
+        """
         if self.last is None:
             raise InvalidParameterError("there is no play waiting for calls")
         p, rank, cnt = self.last
@@ -814,27 +864,26 @@ class SeatKnowledge:
             return float(
                 any(c and self.game.rank_of[k] != rank for k, c in enumerate(self.my_play))
             )
-        kn = self._need()
-        dist = kn.count_distribution(self.game.kinds_of_rank[rank], "play")
-        return max(0.0, 1.0 - dist[cnt]) if cnt < len(dist) else 1.0
+        return max(0.0, 1.0 - self._could_be_honest())
 
     def knows_lie(self) -> bool:
-        """Whether this seat knows the open play is a lie."""
-        return self.lie_probability() >= 1.0 - 1e-12 and self._surely(True)
+        """Whether this seat knows the open claim is false.
 
-    def knows_truth(self) -> bool:
-        """Whether this seat knows the open play is honest."""
-        return self.lie_probability() <= 1e-12 and self._surely(False)
-
-    def _surely(self, lie: bool) -> bool:
+        It is known false exactly when no consistent deal gave the claimer
+        enough cards of the rank.  The dynamic programme adds positive
+        weights only, so that probability is exactly zero then.
+        """
         if self.last is None:
             return False
+        if self.last[0] == self.seat:
+            return self.lie_probability() == 1.0
+        return self._could_be_honest() == 0.0
+
+    def _could_be_honest(self) -> float:
+        assert self.last is not None
         p, rank, cnt = self.last
-        if p == self.seat:
-            return True
-        dist = self._need().count_distribution(self.game.kinds_of_rank[rank], "play", exact=True)
-        honest = dist[cnt] if cnt < len(dist) else 0
-        return honest == 0 if lie else honest == 1
+        dist = self._need().count_distribution(self.game.kinds_of_rank[rank], [f"P{p}", "play"])
+        return float(sum(dist[cnt:]))
 
     def _need(self) -> DealKnowledge:
         if self.knowledge is None:
@@ -843,11 +892,284 @@ class SeatKnowledge:
 
 
 # ================================================================ narration
-def narrate(args: Any, out: TextIO) -> int:
-    """``kripke play bs``: a narrated game with every seat's knowledge after each event."""
-    from games.bs_narrate import run
+_DEFAULT_BOTS = ("probabilistic", "knowledge", "truthful", "threshold")
 
-    return run(args, out)
+
+def _big(n: int) -> str:
+    """``1,234`` below a million, ``2.3e14`` above."""
+    return f"{n:,}" if n < 10**6 else f"{n:.1e}".replace("e+", "e")
+
+
+class HumanBot(Bot):
+    """A seat played at the terminal: shows the hand and reads ``play 7H 7S``, ``pass`` or ``call``."""
+
+    name = "human"
+
+    def __init__(
+        self, seed: int | None = None, *, stdin: TextIO | None = None, out: TextIO | None = None
+    ):
+        super().__init__(seed)
+        self._in = stdin or sys.stdin
+        self._out = out or sys.stdout
+
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        assert isinstance(game, BSGame)
+        self.g = game
+        self.view = SeatKnowledge(game, seat)
+
+    def inform(self, observation: Observation) -> None:
+        self.view.observe(observation)
+
+    def step(self, legal_actions: Sequence[int]) -> int:
+        v, g = self.view, self.g
+        hand = " ".join(g.deck.name(k) for k, c in enumerate(v.hand) for _ in range(c))
+        while True:
+            if len(legal_actions) == 2 and legal_actions[0] == PASS:
+                assert v.last is not None
+                p, rank, cnt = v.last
+                prompt = f"P{p} claims {g.rank_text(rank, cnt)}. Call BS? [call/pass] "
+            elif not g.koth and v.plays == 0:
+                prompt = (
+                    f"Your hand: {hand}\nLay one card face up (e.g. 'play {hand.split()[0]}'): "
+                )
+            else:
+                prompt = f"Your hand: {hand}\nYou must claim {g.rank_labels[v.required]}s. Play: "
+            print(prompt, end="", file=self._out, flush=True)
+            line = self._in.readline()
+            if not line:
+                raise BotError(f"P{self.seat}: no more input at the terminal")
+            try:
+                raw = line.strip()
+                text = raw.lower()
+                if text in ("pass", "no", "n"):
+                    action = PASS
+                elif text in ("call", "bs", "yes", "y", "call bs"):
+                    action = CALL
+                else:
+                    action = g.play_action(raw[4:] if text.startswith("play") else raw)
+                if action in legal_actions:
+                    return action
+                print("  that is not legal here", file=self._out)
+            except (CardParseError, IllegalActionError) as exc:
+                print(f"  {exc}", file=self._out)
+
+
+def narrate(args: Any, out: TextIO) -> int:
+    """``kripke play bs``: a narrated game with every seat's knowledge after each event.
+
+    Each play is shown with its true cards; after it, every other seat's
+    view of the claim (``knows it is a lie`` or its exact probability that
+    the claim cannot be honest); then the calls, the revealed cards, who
+    takes the pile, and how many cards each seat now knows the place of.
+    Every seat's knowledge comes from that seat's observations only.
+    """
+    import random as _random
+
+    from games.base import make_bot
+
+    params: dict[str, Any] = dict(getattr(args, "params", {}) or {})
+    game = _make_game(getattr(args, "variant", None), getattr(args, "players", None), **params)
+    n = game.num_players()
+    names = (
+        [b.strip() for b in args.bots.split(",") if b.strip()]
+        if getattr(args, "bots", None)
+        else [_DEFAULT_BOTS[i % len(_DEFAULT_BOTS)] for i in range(n)]
+    )
+    if len(names) != n:
+        raise InvalidParameterError(f"--bots names {len(names)} bots for {n} seats")
+    seed = int(getattr(args, "seed", 0) or 0)
+    human = getattr(args, "human", None)
+    quiet = bool(getattr(args, "quiet", False))
+    bots: list[Bot] = []
+    for s, name in enumerate(names):
+        if human is not None and s == human:
+            bots.append(HumanBot(seed, out=out))
+            names[s] = "you"
+        else:
+            bots.append(make_bot("bs", name, seed=seed * 31 + s))
+    if human is not None and not 0 <= human < n:
+        raise InvalidParameterError(f"--human {human} is not a seat (0..{n - 1})")
+    narrator = _Narrator(game, names, out, quiet)
+    rng = _random.Random(seed)
+    state = game.new_initial_state()
+    for s, b in enumerate(bots):
+        b.restart(game, s)
+    seen = [0] * n
+    while True:
+        for s, b in enumerate(bots):
+            obs = state.observations(s)
+            while seen[s] < len(obs):
+                b.inform(obs[seen[s]])
+                narrator.seat_observes(s, obs[seen[s]])
+                seen[s] += 1
+        narrator.flush(state)
+        cur = state.current_player()
+        if cur == TERMINAL:
+            break
+        if cur == CHANCE:
+            outcomes = state.chance_outcomes()
+            r = rng.random()
+            acc = 0.0
+            action = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    action = a
+                    break
+        else:
+            action = bots[cur].step(state.legal_actions(cur))
+            narrator.decision(state, cur, action)
+        state.apply_action(action)
+    narrator.finish(state)
+    return 0
+
+
+class _Narrator:
+    """Writes the game as it happens, with every seat's knowledge."""
+
+    def __init__(self, game: BSGame, names: Sequence[str], out: TextIO, quiet: bool):
+        self.g = game
+        self.names = list(names)
+        self.out = out
+        self.quiet = quiet
+        n = game.num_players()
+        self.views = [SeatKnowledge(game, s, exact=not quiet) for s in range(n)]
+        self.pending: list[Observation] = []
+        self.callers: list[int] = []
+        self.round = -1
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=self.out)
+
+    def who(self, s: int) -> str:
+        return f"P{s}"
+
+    def seat_observes(self, seat: int, obs: Observation) -> None:
+        self.views[seat].observe(obs)
+        if seat == 0 or (obs.public and seat != 0):
+            if seat == 0:
+                self.pending.append(obs)
+
+    def decision(self, state: BSState, seat: int, action: int) -> None:
+        if state.phase == "call" and action == CALL:
+            self.callers.append(seat)
+
+    def flush(self, state: BSState) -> None:
+        """Narrate the events seat 0 has observed since the last call (public or its own)."""
+        if self.quiet:
+            self.pending = []
+            return
+        for obs in self.pending:
+            self._event(state, obs)
+        self.pending = []
+
+    def _event(self, state: BSState, obs: Observation) -> None:
+        g = self.g
+        kind = obs.kind
+        if kind == "order":
+            seats = ", ".join(f"{self.who(s)} ({self.names[s]})" for s in range(len(self.names)))
+            self.say(f"BS, variant {g.params.variant}: {seats}")
+            self.say("Turn order (chance): " + " ".join(self.who(s) for s in obs["order"]))
+        elif kind == "deal":
+            self.say(f"Dealt {obs['sizes'][0]} cards each:")
+            for s, h in enumerate(state.hands if state.phase != "deal" else []):
+                self.say(f"  {self.who(s)}: {' '.join(h)}")
+        elif kind == "first":
+            self.say(
+                f"{self.who(obs.actor)} lays {obs['card']} face up; the next claim is {g.rank_labels[(g.rank_labels.index(obs['rank']) + 1) % 13]}s."
+            )  # type: ignore[arg-type]
+        elif kind == "play":
+            self._play(state, obs)
+        elif kind == "nocall":
+            self.say(f"    no call; the pile has {obs['pile']} cards")
+            self._knowledge_line()
+        elif kind == "call":
+            self._call(obs)
+        elif kind == "penalty":
+            c = obs.actor
+            card = self.views[c].history[-1]["card"] if c is not None else "?"
+            self.say(
+                f"    {self.who(c)} puts one random card face down on the new pile "  # type: ignore[arg-type]
+                f"(a {card}, seen only by {self.who(c)})"  # type: ignore[arg-type]
+            )
+            self._knowledge_line()
+        elif kind == "end":
+            w = obs.actor
+            if w is None:
+                self.say(f"No winner after {obs['rounds']} rounds.")
+
+    def _play(self, state: BSState, obs: Observation) -> None:
+        g = self.g
+        p = obs.actor
+        assert p is not None
+        v = self.views[p]
+        rnd = v.plays // len(self.names) + 1
+        if rnd != self.round:
+            self.round = rnd
+            self.say(f"Round {rnd}")
+        cnt = obs["count"]
+        rank = g.rank_labels.index(obs["rank"])
+        truth = self.views[p].history[-1].get("cards") or ()
+        honest = all(g.rank_of[g.deck.index(c)] == rank for c in truth)
+        tag = "honest" if honest else "a lie"
+        self.say(
+            f"  {self.who(p)} claims {g.rank_text(rank, cnt)} "
+            f"(really {' '.join(truth)}: {tag}); {obs['hand']} cards left"
+        )
+        parts = []
+        for s, view in enumerate(self.views):
+            if s == p:
+                continue
+            if view.knows_lie():
+                parts.append(f"{self.who(s)} knows {self.who(p)}'s claim is a lie")
+            else:
+                parts.append(f"{self.who(s)}: P(lie) = {view.lie_probability():.2f}")
+        self.say("    " + "; ".join(parts))
+        self.callers = []
+
+    def _call(self, obs: Observation) -> None:
+        p = obs.actor
+        callers = list(obs["callers"])
+        caller = obs["caller"]
+        if len(callers) > 1:
+            which = "chance picks" if self.g.koth else "first in turn order:"
+            self.say(
+                "    BS! called by "
+                + ", ".join(self.who(c) for c in callers)
+                + f"; {which} {self.who(caller)}"
+            )
+        else:
+            self.say(f"    BS! {self.who(caller)} calls")
+        taker = obs["taker"]
+        verdict = f"{self.who(p)} lied" if obs["lie"] else f"{self.who(p)} told the truth"  # type: ignore[arg-type]
+        self.say(
+            f"    revealed {' '.join(obs['cards'])}: {verdict}; "
+            f"{self.who(taker)} takes the pile ({obs['taken']} cards)"
+        )
+        if not (obs["lie"] and self.g.koth):
+            self._knowledge_line()
+
+    def _knowledge_line(self) -> None:
+        parts = []
+        for s, view in enumerate(self.views):
+            kn = view.knowledge
+            if kn is None:
+                continue
+            parts.append(f"{self.who(s)} {_big(kn.count())}")
+        if parts:
+            self.say("    deals each seat still considers possible: " + ", ".join(parts))
+
+    def finish(self, state: BSState) -> None:
+        w = state.winner
+        if w is None:
+            print(f"Result: no winner ({state.rounds} rounds)", file=self.out)
+        else:
+            print(
+                f"Result: {self.who(w)} ({self.names[w]}) wins after {state.rounds + 1} rounds",
+                file=self.out,
+            )
 
 
 def _register() -> None:

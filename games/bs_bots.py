@@ -49,13 +49,17 @@ class BSBot(Bot):
 
     name: ClassVar[str] = "bs"
     needs_knowledge: ClassVar[bool] = False
+    #: Table budget of the bot's deal knowledge (see ``DealKnowledge.max_table``).
+    max_table: ClassVar[int] = 300
 
     def restart(self, game: Game, seat: int) -> None:
         super().restart(game, seat)
         if not isinstance(game, BSGame):
             raise TypeError(f"{type(self).__name__} plays BS, not {game!r}")
         self.g: BSGame = game
-        self.view = SeatKnowledge(game, seat, exact=self.needs_knowledge)
+        self.view = SeatKnowledge(game, seat, exact=self.needs_knowledge, max_table=self.max_table)
+        self._dist_key: tuple[int, int] | None = None
+        self._dist: list[int] = []
 
     def inform(self, observation) -> None:  # type: ignore[no-untyped-def]
         self.view.observe(observation)
@@ -106,21 +110,34 @@ class BSBot(Bot):
 
     def turns_until(self, rank: int) -> int:
         """How many of this seat's own turns pass before it must claim ``rank``."""
+        return self._distances()[rank]
+
+    def _distances(self) -> list[int]:
+        """For every rank, this seat's own turns until it must claim it."""
         v = self.view
+        key = (v.plays, v.required)
+        if self._dist_key == key:
+            return self._dist
         n = v.n
-        me = v.order.index(self.seat)
+        order = v.order
         t = v.plays
-        for d in range(13 * n + 1):
-            if v.order[(t + d) % n] == me or v.order[(t + d) % n] == self.seat:
-                if (v.required + d) % 13 == rank:
-                    return d // n
-        return 13
+        first = 0
+        while order[(t + first) % n] != self.seat:
+            first += 1
+        dist = [13] * 13
+        for j in range(13):
+            r = (v.required + first + j * n) % 13
+            if dist[r] == 13:
+                dist[r] = j
+        self._dist, self._dist_key = dist, key
+        return dist
 
     def stuck_kinds(self) -> list[int]:
         """Kinds in hand, the ones whose rank this seat must claim last first."""
-        v = self.view
-        kinds = [k for k, c in enumerate(v.hand) if c]
-        kinds.sort(key=lambda k: (-self.turns_until(self.g.rank_of[k]), k))
+        dist = self._distances()
+        rank_of = self.g.rank_of
+        kinds = [k for k, c in enumerate(self.view.hand) if c]
+        kinds.sort(key=lambda k: (-dist[rank_of[k]], k))
         return kinds
 
 
@@ -186,25 +203,48 @@ class KnowledgeBot(BSBot):
 
 
 class ProbabilisticBot(BSBot):
-    """Calls when the exact probability of a lie makes calling worth the pile.
+    """Calls by the exact probability of a lie, weighed by the pile; pads honest plays.
 
-    Calling policy: with ``p`` the exact probability (from the bot's deal
-    knowledge) that the open play is not all of the claimed rank and ``P``
-    the cards a wrong call would pick up, it calls when ``p * gain > (1 - p)
-    * P``, where a right call hurts an opponent by the pile (weighted 1/2)
-    and, in koth, sheds one card.  End-game: a claimer about to go out wins
-    unless called, so any chance of a lie is worth a call; a claimer with
-    one or two cards left lowers the bar.
+    Calling: ``p`` is the exact probability, under the bot's deal knowledge,
+    that the claimer held fewer cards of the claimed rank than it claims
+    (the claim cannot be honest).  With ``P`` the cards a wrong call would
+    pick up, the bot calls when ``p * gain > caution * (1 - p) * P``, where a
+    right call sheds the penalty card (koth, worth ``shed_value``) and makes
+    an opponent pick up the pile (worth ``opponent_weight`` per card).  The
+    deal model treats claimed cards as unknown, so its lie probabilities run
+    high against honest players; ``caution`` (20) keeps the bot to calls it
+    is nearly sure of.  A known lie (``p = 1``) is always called.
+    End-game: a claimer who has just played its last card wins unless
+    called, so the bot always calls then (an honest claimer wins anyway).
 
-    Playing policy: with cards of the required rank it plays them all; with
-    the pile small and the claim safe it may add one extra card (the one it
-    needs last) as a lie.  With none it lies with the single card that is
-    least likely to be exposed — a rank whose copies it cannot see being
-    piled elsewhere — among the cards it needs last.
+    Playing: all its cards of the required rank, padded with one extra card
+    — the one it must claim furthest in the future, so it is not stuck with
+    it — when the claim stays at most two (the sample player calls three)
+    and the estimated chance that an opponent holds enough of the rank to
+    know the claim is false stays below ``extra_risk``.  With no card of the
+    rank it lies with one card, the one it needs last.
     """
 
     name = "probabilistic"
     needs_knowledge = True
+
+    #: How much an opponent's pickup is worth to this bot, per card.
+    opponent_weight: ClassVar[float] = 0.1
+    #: Value of the penalty card a right caller sheds (koth).
+    shed_value: ClassVar[float] = 1.0
+    #: Weight of a wrong call's cost: the deal model treats claimed cards as
+    #: unknown, so its lie probabilities run high; the bot calls only when sure.
+    caution: ClassVar[float] = 20.0
+    #: Call harder against a claimer about to go out.
+    endgame: ClassVar[bool] = True
+    #: Add one lie card to a truthful play when it is unlikely to be exposed.
+    extra_lies: ClassVar[bool] = True
+    #: Largest claim the bot pads with an extra card (threshold callers call 3).
+    max_claim: ClassVar[int] = 2
+    #: Largest pile (after the play) it risks padding.
+    extra_pile: ClassVar[int] = 1000
+    #: Largest estimated chance that an opponent can refute the padded claim.
+    extra_risk: ClassVar[float] = 0.8
 
     def call(self, player: int, rank: int, count: int) -> bool:
         v = self.view
@@ -214,37 +254,39 @@ class ProbabilisticBot(BSBot):
         if p >= 1.0:
             return True
         left = v.sizes[player]
-        if left == 0:
+        if left == 0 and self.endgame:
             return True
         pile = v.pile + count
-        gain = 0.5 * pile + (1.0 if self.g.koth else 0.0)
-        if left <= 2:
-            gain += 2.0 * (3 - left)
-        return p * gain > (1.0 - p) * pile
+        gain = self.opponent_weight * pile + (self.shed_value if self.g.koth else 0.0)
+        return p * gain > self.caution * (1.0 - p) * pile
 
     def choose(self, rank: int) -> list[int]:
         v = self.view
         own = self.holding(rank)
         n_own = sum(own)
         stuck = self.stuck_kinds()
-        hand_n = sum(v.hand)
-        if n_own:
-            if n_own == hand_n:
-                return own
-            extra = [k for k in stuck if self.g.rank_of[k] != rank]
-            if extra and v.pile <= 2 and n_own == 1 and self._exposure(rank, n_own + 1) < 0.15:
-                out = list(own)
-                out[extra[0]] += 1
-                return out
-            return own
-        best = min(
-            stuck[: max(1, len(stuck))],
-            key=lambda k: (self._exposure(rank, 1), -self.turns_until(self.g.rank_of[k])),
-        )
-        return self._one(best)
+        if not n_own:
+            return self._one(stuck[0])
+        extra = [k for k in stuck if self.g.rank_of[k] != rank]
+        if (
+            self.extra_lies
+            and extra
+            and n_own + 1 <= self.max_claim
+            and v.pile + n_own + 1 <= self.extra_pile
+            and self._exposure(rank, n_own + 1) < self.extra_risk
+        ):
+            out = list(own)
+            out[extra[0]] += 1
+            return out
+        return own
 
     def _exposure(self, rank: int, count: int) -> float:
-        """Chance that an opponent holds enough of ``rank`` to know a claim of ``count`` is false."""
+        """Estimated chance that an opponent can refute a claim of ``count`` cards of ``rank``.
+
+        From the bot's exact marginals: the expected copies of ``rank`` each
+        opponent holds, compared with how many would make the claim
+        impossible for them.
+        """
         v = self.view
         kn = v.knowledge
         if kn is None:
@@ -252,15 +294,18 @@ class ProbabilisticBot(BSBot):
         kinds = self.g.kinds_of_rank[rank]
         total = sum(self.g.deck.copies[k] for k in kinds)
         mine = sum(v.hand[k] for k in kinds)
+        need = total - count + 1 - mine
+        if need <= 0:
+            return 1.0
+        m = kn.marginals()
+        cols = kn.locations
         worst = 0.0
         for s in range(v.n):
             if s == self.seat:
                 continue
-            need = total - count + 1 - mine
-            if need <= 0:
-                return 1.0
-            dist = kn.count_distribution(kinds, f"P{s}")
-            worst = max(worst, sum(dist[need:]))
+            j = cols.index(f"P{s}")
+            expected = float(sum(m[k, j] for k in kinds))
+            worst = max(worst, min(1.0, expected / need) ** need)
         return worst
 
 

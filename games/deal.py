@@ -1149,14 +1149,31 @@ class DealKnowledge:
         self._preds = preds
 
     # ================================================================ queries
-    def _engine(self, *, exact: bool = False, distinct: bool = False) -> _Engine:
-        key = ("engine", exact, distinct)
-        eng = self._cache.get(key)
-        if eng is None:
-            eng = _Engine(
-                self._copies, self._lo, self._hi, self._size, self._preds, exact, distinct
-            )
-            self._cache[key] = eng
+    def _engine(
+        self,
+        *,
+        exact: bool = False,
+        distinct: bool = False,
+        moments: bool = False,
+        stages: bool = False,
+    ) -> _Engine:
+        """The (cached) dynamic programme; ``moments`` for marginals, ``stages`` for sampling."""
+        for mo, sg in ((moments, stages), (True, stages), (moments, True), (True, True)):
+            eng = self._cache.get(("engine", exact, distinct, mo, sg))
+            if eng is not None:
+                return eng
+        eng = _Engine(
+            self._copies,
+            self._lo,
+            self._hi,
+            self._size,
+            self._preds,
+            exact,
+            distinct,
+            moments=moments,
+            stages=stages,
+        )
+        self._cache[("engine", exact, distinct, moments, stages)] = eng
         return eng
 
     def count(self) -> int:
@@ -1185,7 +1202,7 @@ class DealKnowledge:
         key = ("marg", exact)
         got = self._cache.get(key)
         if got is None:
-            got = self._engine(exact=exact).marginals()
+            got = self._engine(exact=exact, moments=True).marginals()
             got = got[:, [self._li[n] for n in self.locations]]
             self._cache[key] = got
         return got.copy()
@@ -1234,7 +1251,16 @@ class DealKnowledge:
         form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
         total = sum(self.deck.copies[k] for k in ks)
         eng = _Engine(
-            self._copies, self._lo, self._hi, self._size, self._preds, exact, False, query=form
+            self._copies,
+            self._lo,
+            self._hi,
+            self._size,
+            self._preds,
+            exact,
+            False,
+            query=form,
+            moments=False,
+            stages=False,
         )
         dist = eng.query_distribution()
         out: list[Any] = [Fraction(0) if exact else 0.0 for _ in range(total + 1)]
@@ -1365,7 +1391,7 @@ class DealKnowledge:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         if not isinstance(n, int) or n < 0:
             raise InvalidParameterError(f"a number of samples must be an int >= 0, got {n!r}")
-        eng = self._engine()
+        eng = self._engine(stages=True)
         if eng.total() == 0:
             raise self._fail("the observations")
         out = eng.sample(n, rng)
@@ -1501,9 +1527,14 @@ class _Engine:
         exact: bool,
         distinct: bool,
         query: _Form | None = None,
+        *,
+        moments: bool = True,
+        stages: bool = True,
     ):
         self.exact = exact
         self.distinct = distinct
+        self.need_mom = moments
+        self.need_stages = stages
         K, L = lo.shape
         self.K, self.L = K, L
         self.lo = lo.copy()
@@ -1706,30 +1737,52 @@ class _Engine:
         cons: list[tuple[_Pred, list[dict[int, np.ndarray]]]],
         qpred: _Pred | None,
     ) -> _Block | None:
+        """Enumerate a component: allocations of its kinds with the constraint values.
+
+        Each constraint is applied (and its values forgotten) as soon as the
+        last kind it involves is placed; kinds are ordered so that
+        constraints close early.
+        """
         La = self.La
         exact = self.exact
         dt = object if exact else np.float64
-        F = sum(len(q.forms) for q, _ in cons)
-        offs = np.asarray([f.offset for q, _ in cons for f in q.forms], dtype=np.int64)
+        # order the kinds: constraints with few kinds first, their kinds together
+        members = [sorted({k for c in contrib for k in c}) for _, contrib in cons]
+        order: list[int] = []
+        for i in sorted(range(len(cons)), key=lambda i: len(members[i])):
+            for k in members[i]:
+                if k not in order:
+                    order.append(k)
+        for k in ks:
+            if k not in order:
+                order.append(k)
+        ks = order
+        pos = {k: i for i, k in enumerate(ks)}
+        is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
+        close_at = [max(pos[k] for k in m) if m else -1 for m in members]
+        # columns of the open constraints' forms
+        cols: list[tuple[int, int]] = []  # (constraint index, form index)
+        for ci, (q, _) in enumerate(cons):
+            for fi in range(len(q.forms)):
+                cols.append((ci, fi))
+        fv = np.asarray([[cons[ci][0].forms[fi].offset for ci, fi in cols]], dtype=np.int64)
+        fv = fv.reshape(1, len(cols))
         alloc = np.zeros((1, La), dtype=np.int64)
-        fv = offs.reshape(1, F)
         w = np.asarray([1 if exact else 1.0], dtype=dt)
         nk = len(ks)
-        mom = np.zeros((1, nk, La), dtype=dt)
+        need_mom = self.need_mom
+        mom = np.zeros((1, nk if need_mom else 0, La), dtype=dt)
         if exact:
             mom[...] = 0
         stages = []
         s_act = self.s_act
         for i, k in enumerate(ks):
             opt_arr, ow = self._options(k)
-            ofv = np.zeros((len(opt_arr), F), dtype=np.int64)
-            col = 0
-            for q, contrib in cons:
-                for fi in range(len(q.forms)):
-                    v = contrib[fi].get(k)
-                    if v is not None:
-                        ofv[:, col] = opt_arr @ v
-                    col += 1
+            ofv = np.zeros((len(opt_arr), len(cols)), dtype=np.int64)
+            for j, (ci, fi) in enumerate(cols):
+                v = cons[ci][1][fi].get(k)
+                if v is not None:
+                    ofv[:, j] = opt_arr @ v
             S, n_o = len(alloc), len(opt_arr)
             p_idx = np.repeat(np.arange(S), n_o)
             o_idx = np.tile(np.arange(n_o), S)
@@ -1739,10 +1792,29 @@ class _Engine:
             if len(p_idx) == 0:
                 return None
             f_e = fv[p_idx] + ofv[o_idx]
+            # constraints whose last kind this is: filter, then forget their values
+            closing = [ci for ci in range(len(cons)) if close_at[ci] == i and not is_q[ci]]
+            if closing:
+                keep_e = np.ones(len(p_idx), dtype=bool)
+                for ci in closing:
+                    js = [j for j, (c2, _) in enumerate(cols) if c2 == ci]
+                    keep_e &= cons[ci][0].accept(f_e[:, js])
+                p_idx, o_idx, a_e, f_e = (
+                    p_idx[keep_e],
+                    o_idx[keep_e],
+                    a_e[keep_e],
+                    f_e[:, :][keep_e],
+                )
+                if len(p_idx) == 0:
+                    return None
+                remain = [j for j, (c2, _) in enumerate(cols) if c2 not in closing]
+                cols = [cols[j] for j in remain]
+                f_e = f_e[:, remain]
             w_e = w[p_idx] * ow[o_idx]
-            m_e = mom[p_idx] * ow[o_idx][:, None, None]
-            m_e[:, i, :] = m_e[:, i, :] + w_e[:, None] * opt_arr[o_idx]
-            if i == 0 and nk == 1 and F == 0:
+            if need_mom:
+                m_e = mom[p_idx] * ow[o_idx][:, None, None]
+                m_e[:, i, :] = m_e[:, i, :] + w_e[:, None] * opt_arr[o_idx]
+            if i == 0 and nk == 1 and not cols:
                 uniq = a_e
                 child = np.arange(len(a_e))
             else:
@@ -1750,48 +1822,51 @@ class _Engine:
                 uniq, child = _unique_rows(keys)
             n_new = len(uniq)
             w_new = np.zeros(n_new, dtype=dt)
-            m_new = np.zeros((n_new, nk, La), dtype=dt)
+            m_new = np.zeros((n_new, nk if need_mom else 0, La), dtype=dt)
             if exact:
                 w_new[:] = 0
                 m_new[...] = 0
             np.add.at(w_new, child, w_e)
-            np.add.at(m_new, child, m_e)
-            stages.append((p_idx, o_idx, child, w_e, opt_arr))
+            if need_mom:
+                np.add.at(m_new, child, m_e)
+            if self.need_stages:
+                stages.append((p_idx, o_idx, child, w_e, opt_arr))
             alloc = uniq[:, :La]
             fv = uniq[:, La:]
             w, mom = w_new, m_new
-        accept = np.ones(len(alloc), dtype=bool)
-        col = 0
+        # constraints on no kind of this component were folded away earlier;
+        # whatever is open now is the query
         qcol = None
-        for q, _ in cons:
-            nf = len(q.forms)
-            if q.forms and qpred is not None and q.table is qpred.table:
-                qcol = col
+        for j, (ci, _) in enumerate(cols):
+            if is_q[ci]:
+                qcol = j
             else:
-                accept &= q.accept(fv[:, col : col + nf])
-            col += nf
-        if not accept.any():
-            return None
-        fin = np.flatnonzero(accept)
-        keycols = alloc[fin]
+                keep = cons[ci][0].accept(
+                    fv[:, [jj for jj, (c2, _) in enumerate(cols) if c2 == ci]]
+                )
+                if not keep.all():
+                    raise InvalidParameterError("a constraint was left open")  # pragma: no cover
+        fin = np.arange(len(alloc))
+        keycols = alloc
         if qcol is not None:
-            keycols = np.concatenate([keycols, fv[fin, qcol : qcol + 1]], axis=1)
+            keycols = np.concatenate([alloc, fv[:, qcol : qcol + 1]], axis=1)
         uniq, term = _unique_rows(keycols)
         T = len(uniq)
         tw = np.zeros(T, dtype=dt)
-        tm = np.zeros((T, nk, La), dtype=dt)
+        tm = np.zeros((T, nk if need_mom else 0, La), dtype=dt)
         if exact:
             tw[:] = 0
             tm[...] = 0
-        np.add.at(tw, term, w[fin])
-        np.add.at(tm, term, mom[fin])
+        np.add.at(tw, term, w)
+        if need_mom:
+            np.add.at(tm, term, mom)
         blk = _Block()
         blk.kinds = ks
         blk.allocs = uniq[:, :La]
         blk.w = tw
         blk.mom = tm
         blk.stages = stages
-        blk.final = (fin, np.asarray(w[fin], dtype=np.float64))
+        blk.final = (fin, np.asarray(w, dtype=np.float64))
         blk.term_of_final = term
         blk.qv = uniq[:, La] if qcol is not None else None
         return blk
