@@ -1508,16 +1508,18 @@ class _Narrator:
                 and (round_deck(st.params, st.cards_per_hand) >> c) & 1
             ]
             sure = sum(1 for c in hidden if m[c].max() > 1 - 1e-9)
-            voids = [
-                f"{SEAT_NAMES[p]} {SUIT_SYMBOLS[x]}"
-                for p in range(n)
-                for x in range(4)
-                if p != s and _known_void(k, SEAT_NAMES[p], x)
-            ]
+            voids = []
+            for p in range(n):
+                suits = "".join(
+                    SUIT_SYMBOLS[x] for x in range(4) if p != s and _known_void(k, SEAT_NAMES[p], x)
+                )
+                if suits:
+                    voids.append(f"{SEAT_NAMES[p]} {suits}")
             extra = f" · knows voids: {', '.join(voids)}" if voids else ""
+            count = k.count()
             self.say(
-                f"  {SEAT_NAMES[s]:5} {_fmt_count(k.count())} deals · sure where "
-                f"{sure}/{len(hidden)} unseen cards are{extra}"
+                f"  {SEAT_NAMES[s]:5} {_fmt_count(count)} deal{'' if count == 1 else 's'} · "
+                f"sure where {sure}/{len(hidden)} unseen cards are{extra}"
             )
 
     def trick_done(self) -> None:

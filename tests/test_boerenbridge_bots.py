@@ -128,7 +128,7 @@ def test_narrated_game_shows_every_seats_knowledge():
     assert code == 0
     assert "Round 1/2 · 2 cards · dealer North" in text and "Round 2/2" in text
     assert "East guesses" in text and "no deal ruled out" in text
-    assert text.count(" deals · sure where ") == 4 * (2 * 4 - 1 + 3 * 4 - 1)
+    assert text.count(" · sure where ") == 4 * (2 * 4 - 1 + 3 * 4 - 1)
     assert "final scores:" in text and "winner:" in text
 
 
