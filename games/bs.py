@@ -1077,13 +1077,14 @@ class _Narrator:
             for s, h in enumerate(state.hands if state.phase != "deal" else []):
                 self.say(f"  {self.who(s)}: {' '.join(h)}")
         elif kind == "first":
-            self.say(
-                f"{self.who(obs.actor)} lays {obs['card']} face up; the next claim is {g.rank_labels[(g.rank_labels.index(obs['rank']) + 1) % 13]}s."
-            )  # type: ignore[arg-type]
+            assert obs.actor is not None
+            nxt = g.rank_labels[(g.rank_labels.index(obs["rank"]) + 1) % 13]
+            self.say(f"{self.who(obs.actor)} lays {obs['card']} face up; the next claim is {nxt}s.")
         elif kind == "play":
             self._play(state, obs)
         elif kind == "nocall":
-            self.say(f"    no call; the pile has {obs['pile']} cards")
+            n = obs["pile"]
+            self.say(f"    no call; the pile has {n} card{'s' if n != 1 else ''}")
             self._knowledge_line()
         elif kind == "call":
             self._call(obs)

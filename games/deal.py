@@ -36,6 +36,16 @@ conditioned on the observations (for a deck without copies this is the
 uniform distribution over the consistent deals).  Strategic inference from
 other players' choices is not part of it.
 
+Every observation is projected exactly onto the current deal: a face-down
+move or a merge of locations leaves joint constraints ("at most two of these
+cards are in the pile"), written as small tables over linear forms of the
+card counts.  Long histories of face-down moves out of partly known hands
+(BS) can make those tables large; a knowledge object keeps each within
+:attr:`~DealKnowledge.max_table` value combinations by dropping the oldest
+large constraint, which keeps a superset of the possible deals (everything
+it reports as known stays true) and sets :attr:`~DealKnowledge.exact` to
+False.  Small decks, and the games whose plays are face up, stay exact.
+
 Queries are answered by dynamic programming over card kinds and locations,
 never by enumerating deals: :meth:`~DealKnowledge.count` (exact Python int),
 :meth:`~DealKnowledge.marginals` (expected copies of every card in every
@@ -2420,13 +2430,8 @@ class DealState:
 
     @property
     def exact(self) -> bool:
-        """Whether the knowledge is exact (no constraint was ever dropped).
-
-        Long histories of face-down moves out of partly known hands (BS) can
-        create joint constraints larger than :attr:`max_table`; the knowledge
-        then keeps a sound superset of the possible deals.
-        """
-        return self.relaxations == 0
+        """Whether every agent's knowledge is exact (see :attr:`DealKnowledge.exact`)."""
+        return all(k.exact for k in self._know.values())
 
     @property
     def locations(self) -> tuple[str, ...]:

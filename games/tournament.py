@@ -128,7 +128,7 @@ def play_one(spec: TournamentSpec, index: int) -> dict[str, Any]:
     if res.forfeit is not None:
         winners = []
     elif state is not None and callable(getattr(state, "winners", None)):
-        winners = list(state.winners())
+        winners = list(getattr(state, "winners")())  # noqa: B009
     else:
         best = max(res.returns)
         winners = (
