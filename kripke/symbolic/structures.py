@@ -639,14 +639,24 @@ class KnowledgeStructure:
         with fr.mgr.guard("counting states"):
             return fr.mgr.count(t, fr.allvars)
 
-    def probability(self, f: Formula | str, given: Formula | str = TOP) -> Fraction:
-        """The share of the states satisfying ``given`` where ``f`` is true."""
+    def probability(
+        self, f: Formula | str, given: Formula | str = TOP, *, exact: bool = True
+    ) -> Fraction | float:
+        """The share of the states satisfying ``given`` where ``f`` is true.
+
+        Exact (a :class:`~fractions.Fraction`) by default; ``exact=False``
+        gives a float from the backend's floating-point counts, much faster
+        on BDDs of many thousands of nodes.
+        """
         g = self.truth_set(given)
         fr = self._frame
-        total = fr.mgr.count(g, fr.allvars)
-        if total == 0:
-            raise PreconditionError(f"no state satisfies {as_formula(given)}")
-        return Fraction(fr.mgr.count(g & self.truth(f), fr.allvars), total)
+        mgr = fr.mgr
+        if (self.law & g) == mgr.false:
+            raise PreconditionError(f"no state satisfies {_short(as_formula(given))}")
+        hit = g & self.truth(f)
+        if exact:
+            return Fraction(mgr.count(hit, fr.allvars), mgr.count(g, fr.allvars))
+        return mgr.count_float(hit, fr.allvars) / mgr.count_float(g, fr.allvars)
 
     def states(self, f: Formula | str = TOP, limit: int | None = None) -> Iterator[frozenset[str]]:
         """The distinct valuations (sets of true atoms) of the states where ``f`` holds."""
