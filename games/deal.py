@@ -1941,19 +1941,25 @@ class _Engine:
             if La:
                 a[:, self.elim] = 0
             self.shifts.append(a)
-            self.slc.append([self._slices_cached(sh) for sh in a])
+            looped = exact or len(blk.w) <= 6 or not La or len(self.shifts) == 1
+            self.slc.append([self._slices_cached(sh) for sh in a] if looped else [])
         B = len(self.blocks)
         betas = [zero_t] * (B + 1)
         betas[B], ls = self._scale(term)
         ls += ls_term
         for b in range(B - 1, -1, -1):
             nxt = betas[b + 1]
-            cur = zero_t.copy()
             blk = self.blocks[b]
-            for t, (src, dst) in enumerate(self.slc[b]):
-                if src is None:
-                    continue
-                cur[dst] += blk.w[t] * nxt[src]
+            if not exact and len(blk.w) > 6 and La:
+                cur = np.tensordot(
+                    np.asarray(blk.w, dtype=np.float64), self._gather(nxt, b, False), axes=1
+                )
+            else:
+                cur = zero_t.copy()
+                for t, (src, dst) in enumerate(self.slc[b]):
+                    if src is None:
+                        continue
+                    cur[dst] += blk.w[t] * nxt[src]
             betas[b], d = self._scale(cur)
             ls += d
         self.betas = betas
@@ -1976,13 +1982,17 @@ class _Engine:
             a0[tuple(0 for _ in range(La))] = 1 if self.exact else 1.0
             alphas[0] = a0
             for b in range(B):
-                cur = zero_t.copy()
                 prev = alphas[b]
                 blk = self.blocks[b]
-                for t, (src, dst) in enumerate(self.slc[b]):
-                    if src is None:
-                        continue
-                    cur[src] += blk.w[t] * prev[dst]
+                if not self.exact and len(blk.w) > 6 and La:
+                    w = np.asarray(blk.w, dtype=np.float64)
+                    cur = np.tensordot(w, self._gather(prev, b, True), axes=1)
+                else:
+                    cur = zero_t.copy()
+                    for t, (src, dst) in enumerate(self.slc[b]):
+                        if src is None:
+                            continue
+                        cur[src] += blk.w[t] * prev[dst]
                 alphas[b + 1], _ = self._scale(cur)
             self._alphas = alphas
         return self._alphas
@@ -1994,6 +2004,24 @@ class _Engine:
         if m > 0 and (m > 1e100 or m < 1e-100):
             return t / m, math.log(m)
         return t, 0.0
+
+    def _gather(self, table: np.ndarray, b: int, forward: bool) -> np.ndarray:
+        """Every term's shifted copy of ``table`` at once: shape ``(terms, *table.shape)``.
+
+        Backward: ``out[t][u] = table[u + a_t]``; forward: ``out[t][u] = table[u - a_t]``
+        (zero outside the table).
+        """
+        sh = self.shifts[b]
+        m = sh.max(axis=0)
+        padded = np.zeros(tuple(int(n + x) for n, x in zip(table.shape, m, strict=True)))
+        if forward:
+            padded[tuple(slice(int(x), None) for x in m)] = table
+            start = m[None, :] - sh
+        else:
+            padded[tuple(slice(0, n) for n in table.shape)] = table
+            start = sh
+        win = np.lib.stride_tricks.sliding_window_view(padded, table.shape)
+        return win[tuple(start.T)]
 
     def _slices_cached(self, sh: np.ndarray) -> tuple[Any, Any]:
         key = tuple(sh.tolist())
@@ -2046,6 +2074,11 @@ class _Engine:
                 out[t] = beta[idx] * blk.w[t]
             return out
         alpha = self.alphas[b]
+        if not exact and self.La and len(blk.w) > 6:
+            g = self._gather(beta, b, False)
+            return (
+                g.reshape(len(blk.w), -1) @ alpha.reshape(-1) * np.asarray(blk.w, dtype=np.float64)
+            )
         for t in range(len(blk.w)):
             src, dst = self.slc[b][t]
             if src is None:
