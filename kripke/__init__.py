@@ -79,6 +79,18 @@ from kripke.updates import (
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    """The symbolic engine's names, imported on first use (it loads the BDD backend)."""
+    if name in _SYMBOLIC:
+        import kripke.symbolic as symbolic
+
+        return getattr(symbolic, name)
+    raise AttributeError(f"module 'kripke' has no attribute {name!r}")
+
+
+_SYMBOLIC = ("KnowledgeStructure", "PointedStructure", "to_symbolic", "to_explicit")
+
 __all__ = [
     "EngineError",
     "InvalidModelError",
@@ -142,4 +154,8 @@ __all__ = [
     "public_announcement",
     "semi_private_announcement",
     "show_card",
+    "KnowledgeStructure",
+    "PointedStructure",
+    "to_symbolic",
+    "to_explicit",
 ]

@@ -229,7 +229,8 @@ def _worlds(pm: object) -> list[object]:
         return pm.model.worlds
     if isinstance(pm, KripkeModel):
         return pm.worlds
-    return list(pm.states())  # type: ignore[attr-defined]
+    # a symbolic state is the set of its true atoms: print it as "x(4), y(13)"
+    return [", ".join(sorted(s)) for s in pm.states()]  # type: ignore[attr-defined]
 
 
 def _muddy(args: argparse.Namespace, out: TextIO) -> int:
