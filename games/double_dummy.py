@@ -13,23 +13,31 @@ exactly:
   ``[low, high]`` whatever the others do (:meth:`DoubleDummySolver.can_force`)
   -- ``low == high`` is "the side can make its guess exactly".
 
-With every seat on the side the same search answers whether some legal
-play of the remaining cards gives the side a number of tricks
-(:meth:`DoubleDummySolver.can_reach`).
+A *cooperative* solver (``DoubleDummySolver(..., cooperative=True)``) lets
+every seat play for the goal: it answers whether some legal play of the
+remaining cards gives the side a number of tricks in the interval.
 
 The search is a boolean AND-OR search (as in bridge double-dummy solvers):
 the side's cards are OR nodes, the others' AND nodes.  It uses
 
 * suit bitmasks, with cards that are adjacent once the played cards are
   removed treated as one move (rank equivalence);
-* a transposition table at trick boundaries keyed on the remaining cards
-  *compressed* to their relative ranks, so positions that differ only in
-  which low cards were played share an entry -- and entries stay valid
-  across different deals, which Monte Carlo sampling exploits;
+* a transposition table at trick boundaries keyed on *relevant ranks*: a
+  result depends on the suit lengths of each hand and on who holds the cards
+  at or above the lowest card whose rank decided a trick (partition search);
+  lower cards are interchangeable, so positions differing in them share an
+  entry -- and entries stay valid across different deals, which Monte Carlo
+  sampling exploits;
 * per entry, bounds on the largest lower bound and the smallest upper bound
-  the side can force, so interval queries prune on earlier answers;
-* move ordering (cheapest winning card, low discards, cashing top cards) and
-  the last trick evaluated directly.
+  the side can force, and the intervals proved or refuted (a forced interval
+  forces every wider one, a refuted one every narrower one);
+* sure tricks as bounds (the top trumps of one hand, the tricks a leader can
+  cash from the top);
+* move ordering (cheapest winning card, highest losing card, cashing top
+  cards) and the last trick evaluated directly.
+
+Speed (``benchmarks/double_dummy.py``): a full 8-card, 4-hand position (32
+cards) takes about 20-30 ms of CPU on average for one seat's most tricks.
 
 Examples
 --------
