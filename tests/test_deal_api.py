@@ -272,3 +272,55 @@ def test_deal_state_checks_the_true_cards():
     with pytest.raises(InvalidParameterError, match="copies of D"):
         DealState(deck, {"x": "A B", "y": "C"})
     assert st_.deal == {"x": ("A", "B"), "y": ("C", "D")}
+
+
+# ------------------------------------------------- relaxation stays sound
+def test_relaxed_knowledge_stays_sound_on_long_bs_histories():
+    # a full deck, face-down plays, calls and pickups with a tiny table budget:
+    # the knowledge may stop being exact, but the true deal stays possible
+    rng = random.Random(4)
+    deck = Deck.ranks(13, copies=4)
+    cards = list(deck.all_cards())
+    rng.shuffle(cards)
+    seats = [f"p{i}" for i in range(4)]
+    st_ = DealState(
+        deck,
+        {**{s: cards[13 * i : 13 * i + 13] for i, s in enumerate(seats)}, "pile": "", "play": ""},
+    )
+    for kn in (st_.knowledge(s) for s in seats):
+        kn.max_table = 4
+    for turn in range(40):
+        s = seats[turn % 4]
+        hand = st_.deal[s]
+        if not hand:
+            break
+        st_.move(rng.sample(hand, min(len(hand), rng.randint(1, 2))), s, "play", seen_by=[s])
+        if turn % 3 == 2:
+            st_.reveal("play", to=seats)
+            st_.move_all("play", "pile")
+            taker = rng.choice(seats)
+            st_.move_all("pile", taker, seen_by=[taker])
+        else:
+            st_.move_all("play", "pile")
+    assert not st_.exact
+    truth = st_.deal
+    for s in seats:
+        kn = st_.knowledge(s)
+        # every true placement is still considered possible
+        for loc, held in truth.items():
+            for card in set(held):
+                assert kn.possible(f"has({loc}, {card})"), (s, loc, card)
+        m = kn.marginals()
+        assert np.allclose(m.sum(axis=1), 4)
+
+
+def test_where_sample_deal_and_known_places():
+    deck = Deck(list("ABCDEF"))
+    k = DealKnowledge(deck, {"me": 2, "x": 2, "y": 2})
+    k.reveal("me", "A B")
+    k.void("x", "C")
+    assert k.knows_where("A") == "me" and k.knows_where("C") == "y"
+    assert k.where("D") == pytest.approx({"x": 2 / 3, "y": 1 / 3})
+    d = k.sample_deal(seed=1)
+    assert sorted(d) == ["me", "x", "y"] and d["me"] == ("A", "B") and "C" in d["y"]
+    assert k.probability_at_least("D E F", "x", 2, exact=True) == 1
