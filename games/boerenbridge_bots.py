@@ -460,19 +460,28 @@ class SamplingBot(ViewBot):
             return legal[0]
         reps = _representatives(legal, v)
         deals = self._deals(self._budget(v.hand_size(v.seat)))
+        if len(reps) == 1:  # every legal card is equivalent
+            return reps[0]
         solver = self._solver(v.trump)
         guess = v.guesses[v.seat] or 0
         r = v.need
         totals = dict.fromkeys(reps, 0.0)
         levels = 1 if v.hand_size(v.seat) >= 7 else 2
-        for hands in deals:
+        # per deal a card scores between the worst miss and the best hit
+        hi_val = round_score_of(v, guess, guess)
+        lo_val = -2.0 * (v.cards + 2)
+        live = list(reps)
+        for k, hands in enumerate(deals):
             pos = Position(hands, v.trump, v.leader, tuple(v.trick))
-            for c in reps:
+            for c in live:
                 after, w = pos.play(c)
                 need = r - (1 if w == v.seat else 0)
                 totals[c] += _score_after(solver, after, need, guess, v, levels)
-        best = max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
-        return best
+            # drop cards that can no longer reach the best card's worst case
+            left = len(deals) - k - 1
+            floor = max(totals[c] for c in live) + left * lo_val
+            live = [c for c in live if totals[c] + left * hi_val >= floor]
+        return max(live, key=lambda c: (totals[c], -card_strength(c, v.trump)))
 
 
 def round_score_of(view: SeatView, guess: int, tricks: int) -> int:
