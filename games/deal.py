@@ -242,7 +242,11 @@ class DealKnowledge:
         self._cache: dict[Any, Any] = {}
         #: Largest joint-constraint table a merge may build (value combinations).
         self.max_table = 20_000
-        #: How many joint constraints were dropped to respect :attr:`max_table`.
+        #: Largest enumeration (states times options) a query may build for one
+        #: group of linked card kinds.
+        self.max_states = 400_000
+        #: How many joint constraints were dropped to respect :attr:`max_table`
+        #: or :attr:`max_states`.
         self.relaxations = 0
         total = 0
         for loc, n in sizes.items():
@@ -1172,19 +1176,40 @@ class DealKnowledge:
             eng = self._cache.get(("engine", exact, distinct, mo, sg))
             if eng is not None:
                 return eng
-        eng = _Engine(
-            self._copies,
-            self._lo,
-            self._hi,
-            self._size,
-            self._preds,
-            exact,
-            distinct,
-            moments=moments,
-            stages=stages,
-        )
+        eng = self._build(exact=exact, distinct=distinct, moments=moments, stages=stages)
         self._cache[("engine", exact, distinct, moments, stages)] = eng
         return eng
+
+    def _build(self, **kw: Any) -> _Engine:
+        """Build a dynamic programme, relaxing soundly if a component is too large.
+
+        A component whose enumeration would pass :attr:`max_states` makes the
+        knowledge drop the component's largest joint constraint (the possible
+        deals become a superset, :attr:`exact` turns False) and retry.
+        """
+        while True:
+            try:
+                return _Engine(
+                    self._copies,
+                    self._lo,
+                    self._hi,
+                    self._size,
+                    self._preds,
+                    max_edges=self.max_states,
+                    **kw,
+                )
+            except _TooLarge as big:
+                victim = big.pred
+                real = [p for p in self._preds if victim is not None and p.table is victim.table]
+                if not real:
+                    if not self._preds:
+                        raise InvalidParameterError(
+                            "this deal needs a larger max_states to answer"
+                        ) from None
+                    real = [max(self._preds, key=lambda p: p.table.size)]
+                self._preds = [p for p in self._preds if p is not real[0]]
+                self.relaxations += 1
+                self._cache.clear()
 
     def count(self) -> int:
         """The exact number of consistent deals (copies of a card are interchangeable).
@@ -1260,18 +1285,7 @@ class DealKnowledge:
         ls = self._locset(locations)
         form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
         total = sum(self.deck.copies[k] for k in ks)
-        eng = _Engine(
-            self._copies,
-            self._lo,
-            self._hi,
-            self._size,
-            self._preds,
-            exact,
-            False,
-            query=form,
-            moments=False,
-            stages=False,
-        )
+        eng = self._build(exact=exact, distinct=False, query=form, moments=False, stages=False)
         dist = eng.query_distribution()
         out: list[Any] = [Fraction(0) if exact else 0.0 for _ in range(total + 1)]
         for v, p in dist.items():
@@ -1540,7 +1554,9 @@ class _Engine:
         *,
         moments: bool = True,
         stages: bool = True,
+        max_edges: int = 400_000,
     ):
+        self.max_edges = max_edges
         self.exact = exact
         self.distinct = distinct
         self.need_mom = moments
@@ -1794,6 +1810,9 @@ class _Engine:
                 if v is not None:
                     ofv[:, j] = opt_arr @ v
             S, n_o = len(alloc), len(opt_arr)
+            if S * n_o > self.max_edges:
+                real = [q for ci, (q, _) in enumerate(cons) if not is_q[ci]]
+                raise _TooLarge(max(real, key=lambda q: q.table.size) if real else None)
             p_idx = np.repeat(np.arange(S), n_o)
             o_idx = np.tile(np.arange(n_o), S)
             a_e = alloc[p_idx] + opt_arr[o_idx]
