@@ -91,6 +91,7 @@ P0 penalty cards=0 points=5 to=1
 from __future__ import annotations
 
 import io
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -937,13 +938,18 @@ class BSZPYState(ShengjiState):
     def _claim_ok(self, f: int) -> bool:
         t = self.table
         assert t is not None and self.trump is not None
-        if self.claiming.get(f, 0) >= self.rules.decks:
+        d = self.rules.decks
+        if self.claiming.get(f, 0) >= d:
             return False
-        if sum(self.claiming.values()) >= sum(self.down.values()):
+        left = sum(self.down.values()) - sum(self.claiming.values())
+        if left <= 0:
             return False
-        if t.is_leading() and self.claiming:
-            esuit = table(self.trump).esuit
-            if esuit[next(iter(self.claiming))] != esuit[f]:
+        if t.is_leading():
+            tt = table(self.trump)
+            if self.claiming and tt.esuit[next(iter(self.claiming))] != tt.esuit[f]:
+                return False
+            room = sum(d - self.claiming.get(g, 0) for g in tt.by_suit[tt.esuit[f]])
+            if room < left:
                 return False
         return True
 
@@ -1049,9 +1055,7 @@ class BSZPYState(ShengjiState):
         if not self.sealed:
             if action == COMMIT:
                 self.sealed = True
-                self._observe(
-                    "down", seat, audience=(seat,), hidden={"cards": tuple(_expand(self.down))}
-                )
+                self._observe("down", seat, audience=(seat,), cards=tuple(_expand(self.down)))
                 return
             f = action - _SELECT
             self.down[f] = self.down.get(f, 0) + 1
@@ -1421,6 +1425,7 @@ class SeatKnowledge(SeatDeal):
         self.lies_by = [0] * n
         self.settled_by = [0] * n
         self.relaxations = 0
+        self.fallbacks = 0
         self.tricks_done = 0
         self.last_winner: int | None = None
 
@@ -1808,11 +1813,36 @@ class SeatKnowledge(SeatDeal):
         cons, exact = self._truth(sp.seat, sp.claim, sp.lead, pre=True)
         if self.counting_refutes(sp.claim):
             return ClaimOdds(sp.seat, sp.claim, 0.0, True, exact)
-        p = self._chain(cons)
-        knows_false = p == 0.0 and not self._possible(cons)
+        try:
+            p = self._chain(cons)
+            knows_false = p == 0.0 and not self._possible(cons)
+        except MemoryError:
+            self.fallbacks += 1
+            chance = self.counting_chance(sp.seat, sp.claim)
+            return ClaimOdds(sp.seat, sp.claim, chance, False, False)
         if p == 0.0 and not knows_false:
             p = 5e-324
         return ClaimOdds(sp.seat, sp.claim, p, knows_false, exact)
+
+    def counting_chance(self, seat: int, claim: Sequence[int]) -> float:
+        """Chance that a hand of ``seat``'s size dealt from the unseen cards holds ``claim``.
+
+        Hypergeometric per claimed face (faces treated as independent): what
+        the claim's probability would be if this seat knew nothing but which
+        cards it has not seen.  ``seat``'s size is taken before the claimed
+        cards went down.
+        """
+        unseen = self.unseen()
+        total = sum(unseen)
+        h = min(total, self.sizes[seat] + len(claim))
+        if total <= 0 or h <= 0:
+            return 0.0
+        p = 1.0
+        for f, k in count_faces(claim).items():
+            u = unseen[f]
+            below = sum(math.comb(u, j) * math.comb(total - u, h - j) for j in range(k))
+            p *= 1.0 - below / math.comb(total, h)
+        return p
 
     def knows_false(self, play: SeenPlay | None = None) -> bool:
         """Whether this seat knows the open claim is false (cards not as claimed, or invalid).
@@ -1830,7 +1860,11 @@ class SeatKnowledge(SeatDeal):
         if not self.use_deal or self.knowledge is None:
             return False
         cons, _ = self._truth(sp.seat, sp.claim, sp.lead, pre=True)
-        return not self._possible(cons)
+        try:
+            return not self._possible(cons)
+        except MemoryError:
+            self.fallbacks += 1
+            return False
 
     def team(self) -> set[int]:
         """The dictator's team as everyone knows it (by successful claims so far)."""
@@ -1849,7 +1883,7 @@ class SeatKnowledge(SeatDeal):
         if not self.use_deal or self.knowledge is None:
             raise InvalidParameterError("this seat follows no deal knowledge (deal=False)")
         name = str(card(c) if isinstance(c, int) else parse_cards(c)[0])
-        out = {}
+        out: dict[str, float] = {}
         for loc in self.knowledge.locations:
             if loc == "down" or self.knowledge.size(loc) == 0:
                 continue
@@ -1866,9 +1900,15 @@ class SeatKnowledge(SeatDeal):
 
     @property
     def exact(self) -> bool:
-        """Whether every public announcement was absorbed exactly (no relaxation anywhere)."""
+        """Whether every public announcement was absorbed exactly and every query answered exactly.
+
+        False after a relaxation (:attr:`relaxations`: an announcement the deal
+        knowledge cannot express, left out soundly), a relaxation inside
+        :mod:`games.deal`, or a query the deal engine could not answer within
+        memory (:attr:`fallbacks`: answered by counting unseen cards).
+        """
         deal_exact = self.knowledge is None or bool(getattr(self.knowledge, "exact", True))
-        return self.relaxations == 0 and deal_exact
+        return self.relaxations == 0 and self.fallbacks == 0 and deal_exact
 
 
 def seat_knowledge(state: BSZPYState, seat: int, *, deal: bool = True) -> SeatKnowledge:
@@ -1880,6 +1920,13 @@ def seat_knowledge(state: BSZPYState, seat: int, *, deal: bool = True) -> SeatKn
 
 
 # ================================================================ narration
+#: Events the narrator tells (their public part).
+_TOLD = frozenset(
+    """bid redeal trump bury friends claim call nocall silent peanut_butter reveal penalty
+    trick join round_end setup""".split()
+)
+
+
 def _say_cards(cards: Sequence[int]) -> str:
     return format_cards(cards) if cards else "nothing"
 
@@ -1923,7 +1970,7 @@ class Narrator:
                 o = obs[self.seen[s]]
                 self.seen[s] += 1
                 self.know[s].update(o)
-                if s == 0 and o.public:
+                if s == 0 and o.kind in _TOLD:
                     public.append(o)
         for o in public:
             self.event(o)
@@ -1942,6 +1989,8 @@ class Narrator:
             )
         elif k == "bury":
             self.say(f"{self.who(a)} buries {o.get('count', 0)} cards.")
+        elif k == "setup":
+            self.say(f"A hand-made position: {o['size']} cards each, {o['kitty']} in the kitty.")
         elif k == "friends":
             slots = ", ".join(str(FriendSlot(card(c), n)) for c, n in o["slots"])
             self.say(f"{self.who(a)} calls for friends: {slots}.")
@@ -2005,16 +2054,23 @@ class Narrator:
     def _claim_knowledge(self, claimer: int | None) -> None:
         if not self.show_knowledge:
             return
-        parts = []
+        chances, knowers = [], []
         for s in range(self.n):
             if s == claimer:
                 continue
             odds = self.know[s].claim_odds()
             if odds.knows_false:
-                parts.append(f"{self.who(s)} knows it is false")
+                knowers.append(self.who(s))
             else:
-                parts.append(f"{self.who(s)} {odds.probability:.2f}")
-        self.say("  knowledge: " + "; ".join(parts))
+                chances.append(f"{self.who(s)} {odds.probability:.2f}")
+        parts = []
+        if chances:
+            parts.append("chance the claim can be true: " + ", ".join(chances))
+        if knowers:
+            parts.append(
+                ", ".join(knowers) + (" know" if len(knowers) > 1 else " knows") + " it is false"
+            )
+        self.say("  " + "; ".join(parts))
 
     def _friend_knowledge(self) -> None:
         if not self.show_knowledge:
@@ -2022,9 +2078,15 @@ class Narrator:
         for s in range(self.n):
             kn = self.know[s]
             for slot in kn.open_slots():
-                holder = kn.knows_holder(slot.card)
-                hands = {loc: p for loc, p in kn.holders(slot.card).items() if loc != "played"}
-                if holder is not None:
+                try:
+                    holder = kn.knows_holder(slot.card)
+                    hands = {loc: p for loc, p in kn.holders(slot.card).items() if loc != "played"}
+                except MemoryError:
+                    self.say(f"  ({self.who(s)}: the deal engine ran out of memory on this query)")
+                    continue
+                if holder == f"P{s}":
+                    self.say(f"  {self.who(s)} holds {slot.card} itself.")
+                elif holder is not None:
                     self.say(f"  {self.who(s)} knows {holder} holds {slot.card}.")
                 else:
                     where = ", ".join(f"{loc} {p:.2f}" for loc, p in hands.items())

@@ -45,7 +45,6 @@ Examples
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -198,6 +197,13 @@ def refute_risk(know: SeatKnowledge, claimer: int, claim: Sequence[int]) -> floa
     """
     if know.knowledge is None:
         return 1.0
+    try:
+        return _refute_risk(know, claimer, claim)
+    except MemoryError:
+        return 1.0
+
+
+def _refute_risk(know: SeatKnowledge, claimer: int, claim: Sequence[int]) -> float:
     kn = know.knowledge
     d = know.rules.decks
     risk = 0.0
@@ -354,7 +360,7 @@ class ProbabilisticBot(_PlanBot):
             return False
         odds = k.claim_odds(sp)
         possible = 0.0 if odds.knows_false else odds.probability
-        lie = self.lie_probability(sp.seat, possible, baseline(k, sp.seat, sp.claim))
+        lie = self.lie_probability(sp.seat, possible, k.counting_chance(sp.seat, sp.claim))
         gain = self._card_value(sp.seat)
         fmt = k.trick_fmt
         if fmt is not None:
@@ -400,29 +406,6 @@ class ProbabilisticBot(_PlanBot):
             if (1 - r) * stake - r * cost > 0:
                 return low, claim
         return cards, cards
-
-
-def baseline(know: SeatKnowledge, seat: int, claim: Sequence[int]) -> float:
-    """Chance that a hand of ``seat``'s size, dealt at random from the unseen cards, holds ``claim``.
-
-    Hypergeometric per claimed face (treated as independent): what the
-    claim's probability would be if nothing but the unseen cards were known.
-    """
-    unseen = know.unseen()
-    total = sum(unseen)
-    h = know.sizes[seat] + len(claim)
-    if total <= 0 or h <= 0:
-        return 0.0
-    h = min(h, total)
-    p = 1.0
-    for f, k in count_faces(claim).items():
-        u = unseen[f]
-        if u < k:
-            return 0.0
-        den = math.comb(total, h)
-        below = sum(math.comb(u, j) * math.comb(total - u, h - j) for j in range(k))
-        p *= 1.0 - below / den
-    return p
 
 
 def _lowest_legal(k: SeatKnowledge, fmt: Format, draw_policy: str) -> list[Card]:
