@@ -892,7 +892,8 @@ class SeatKnowledge:
 
 
 # ================================================================ narration
-_DEFAULT_BOTS = ("probabilistic", "knowledge", "truthful", "threshold")
+#: The narrator's table: the two knowledge-driven bots against a liar and a random player.
+_DEFAULT_BOTS = ("probabilistic", "knowledge", "liar", "random")
 
 
 def _big(n: int) -> str:
@@ -1091,9 +1092,10 @@ class _Narrator:
         elif kind == "penalty":
             c = obs.actor
             card = self.views[c].history[-1]["card"] if c is not None else "?"
+            article = "an" if str(card)[:1] in ("8", "A") or str(card) in ("11",) else "a"
             self.say(
                 f"    {self.who(c)} puts one random card face down on the new pile "  # type: ignore[arg-type]
-                f"(a {card}, seen only by {self.who(c)})"  # type: ignore[arg-type]
+                f"({article} {card}, seen only by {self.who(c)})"  # type: ignore[arg-type]
             )
             self._knowledge_line()
         elif kind == "end":
