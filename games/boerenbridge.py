@@ -21,6 +21,15 @@ Actions are small ints: a card is ``suit * 8 + rank`` (0-31, suits ♣ ♦ ♥ �
 ranks 7 … A), a guess of ``g`` tricks is ``GUESS_BASE + g`` and a drawn
 trump suit ``SUIT_BASE + suit``.  Chance deals one card at a time.
 
+Knowledge: every seat's exact deal knowledge is a
+:class:`games.deal.DealKnowledge` over the locations ``North`` … ``West``,
+``undealt``, ``turned``, ``played`` and ``out``, built from the seat's
+observations only (:class:`SeatView`, :func:`seat_knowledge`) or updated
+event by event on the true deal (:func:`deal_state`).  Guesses are intentions,
+not facts; :class:`GuessModel` reads them as evidence, apart from the exact
+knowledge.  Notebook questions: :func:`knows` (with :func:`still_out`),
+:func:`probability` and :func:`make_guess_probability`.
+
 Examples
 --------
 >>> from games.base import load_game
@@ -40,7 +49,7 @@ import copy
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from games.base import CHANCE, TERMINAL, Game, Observation, State, register_game
@@ -487,12 +496,6 @@ class RoundRecord:
 
 
 # ------------------------------------------------------------------ state
-@dataclass(slots=True)
-class _Trick:
-    leader: int
-    cards: list[int] = field(default_factory=list)
-
-
 class BoerenBridgeState(State):
     """A BoerenBridge game in progress (see the module docstring for the rules).
 
