@@ -166,6 +166,10 @@ class BSGame(Game):
         self.num_kinds = len(self.deck)
         self.radix = max(self.deck.copies) + 1
         self.powers = tuple(self.radix**k for k in range(self.num_kinds))
+        #: ``name_runs[k][c]``: kind ``k``'s name repeated ``c`` times.
+        self.name_runs = tuple(
+            tuple((n,) * c for c in range(self.radix)) for n in self.deck.names
+        )
         self.kinds_of_rank = tuple(
             tuple(k for k in range(self.num_kinds) if self.rank_of[k] == r) for r in range(13)
         )
@@ -346,6 +350,7 @@ class BSState(State):
         self._winner = -1
         self._cap = game.params.max_rounds * n
         self._decoded: tuple[int, list[int]] | None = None
+        self._play_names: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ accessors
     @property
@@ -571,12 +576,12 @@ class BSState(State):
                 self._next_turn()
 
     def _names(self, counts: Sequence[int]) -> tuple[str, ...]:
-        names = self.g.deck.names
-        out: list[str] = []
+        runs = self.g.name_runs
+        out: tuple[str, ...] = ()
         for k, c in enumerate(counts):
             if c:
-                out.extend((names[k],) * c)
-        return tuple(out)
+                out += runs[k][c]
+        return out
 
     def _first(self, action: int) -> None:
         p = self._order[self._pos]
@@ -612,11 +617,12 @@ class BSState(State):
         self._play = counts
         self._play_n = n
         self._player = p
+        self._play_names = self._names(counts)
         self._observe(
             "play",
             p,
             audience=(p,),
-            hidden={"cards": self._names(counts)},
+            hidden={"cards": self._play_names},
             rank=self.g.rank_labels[self._required],
             count=n,
             hand=self._sizes[p],
@@ -648,7 +654,7 @@ class BSState(State):
         req = self._required
         rank_of = self.g.rank_of
         lie = any(c and rank_of[k] != req for k, c in enumerate(self._play))
-        cards = self._names(self._play)
+        cards = self._play_names
         taker = p if lie else caller
         for k, c in enumerate(self._play):
             if c:

@@ -146,6 +146,9 @@ class RandomBot(BSBot):
 
     name = "random"
 
+    def inform(self, observation) -> None:  # type: ignore[no-untyped-def]
+        """A random player needs nothing but the legal actions."""
+
     def step(self, legal_actions: Sequence[int]) -> int:
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
