@@ -121,15 +121,24 @@ class Deck:
 
     # ------------------------------------------------------------ factories
     @classmethod
-    def standard(cls, copies: int = 1, jokers: bool = False) -> Deck:
+    def standard(
+        cls, copies: int = 1, jokers: bool = False, ranks: Sequence[str] = STANDARD_RANKS
+    ) -> Deck:
         """The 52-card deck (``2C`` … ``AS``), optionally with ``SJ``/``BJ`` jokers.
+
+        ``ranks`` keeps only some ranks, e.g. the 32-card piquet deck.
 
         Examples
         --------
         >>> Deck.standard(copies=2, jokers=True).total
         108
+        >>> Deck.standard(ranks=("7", "8", "9", "10", "J", "Q", "K", "A")).total
+        32
         """
-        names = [r + s for s in STANDARD_SUITS for r in STANDARD_RANKS]
+        for r in ranks:
+            if r not in STANDARD_RANKS:
+                raise CardParseError(f"{r!r} is not a rank of the standard deck")
+        names = [r + s for s in STANDARD_SUITS for r in ranks]
         suits = {n: n[-1] for n in names}
         ranks = {n: n[:-1] for n in names}
         aliases = {"T" + s: "10" + s for s in STANDARD_SUITS}
