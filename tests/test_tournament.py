@@ -79,7 +79,7 @@ def test_seat_rotation_and_draw():
     rec = [play_one(spec, i) for i in range(4)]
     assert rec[1]["seats"] == SIMPLE[1:] + SIMPLE[:1]
     draw = TournamentSpec(
-        "bs", tuple(SIMPLE + ["knowledge"]), 8, seed=1, seats="draw", params=(("variant", "koth"),)
+        "bs", tuple(SIMPLE + ["liar"]), 8, seed=1, seats="draw", params=(("variant", "koth"),)
     )
     tables = [play_one(draw, i)["seats"] for i in range(6)]
     assert all(len(t) == 4 and len(set(t)) == 4 for t in tables)
