@@ -1,0 +1,80 @@
+"""Strength of the BS bots: a koth tournament with mixed 4-seat tables.
+
+Every game draws 4 of the 6 bots (probabilistic, knowledge, truthful,
+threshold, liar, random) into random seats, so every pair meets in mixed
+tables.  The script plays the games (resuming from ``--out`` if it exists),
+then prints the overall table (win rate with a 95% Wilson interval) and a
+head-to-head table: for two bots, the games both played and how many each
+won.
+
+Run: ``python benchmarks/bs_strength.py --games 10000 --out bs_draw.jsonl``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import table  # noqa: E402
+
+from games.tournament import format_summary, run_tournament  # noqa: E402
+
+BOTS = ["probabilistic", "knowledge", "truthful", "threshold", "liar", "random"]
+
+
+def head_to_head(path: Path, games: int) -> list[tuple[str, str, int, int, int]]:
+    """For each pair of bots: games together, wins of each."""
+    recs = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(rec.get("game"), int) and rec["game"] < games:
+            recs[rec["game"]] = rec
+    rows = []
+    for a, b in combinations(BOTS, 2):
+        n = wa = wb = 0
+        for rec in recs.values():
+            if a in rec["seats"] and b in rec["seats"]:
+                n += 1
+                wa += a in rec["winners"]
+                wb += b in rec["winners"]
+        rows.append((a, b, n, wa, wb))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--out", default="bs_strength.jsonl")
+    ap.add_argument("--workers", type=int, default=None)
+    args = ap.parse_args()
+    out = Path(args.out)
+    summary = run_tournament(
+        "bs",
+        BOTS,
+        args.games,
+        seed=args.seed,
+        seats="draw",
+        out=out,
+        workers=args.workers,
+        variant="koth",
+    )
+    print(format_summary(summary, f"BS koth, {args.games} games, 4 of 6 bots drawn per game"))
+    print()
+    rows = [
+        (a, b, n, wa, wb, f"{wa / n:.3f}" if n else "-", f"{wb / n:.3f}" if n else "-")
+        for a, b, n, wa, wb in head_to_head(out, args.games)
+    ]
+    print(table(["bot A", "bot B", "games together", "A wins", "B wins", "A rate", "B rate"], rows))
+
+
+if __name__ == "__main__":
+    main()
