@@ -1679,8 +1679,7 @@ class _Engine:
         # blocks
         self.blocks: list[_Block] = []
         self.query_block: int | None = None
-        for root, ks in comps_map.items():
-            del root
+        for ks in comps_map.values():
             cons = [(q, contrib) for q, kk, contrib in folded if kk[0] in ks]
             blk = self._enumerate(ks, cons, qpred)
             if blk is None:
@@ -1863,18 +1862,8 @@ class _Engine:
             alloc = uniq[:, :La]
             fv = uniq[:, La:]
             w, mom = w_new, m_new
-        # constraints on no kind of this component were folded away earlier;
-        # whatever is open now is the query
-        qcol = None
-        for j, (ci, _) in enumerate(cols):
-            if is_q[ci]:
-                qcol = j
-            else:
-                keep = cons[ci][0].accept(
-                    fv[:, [jj for jj, (c2, _) in enumerate(cols) if c2 == ci]]
-                )
-                if not keep.all():
-                    raise InvalidParameterError("a constraint was left open")  # pragma: no cover
+        # every constraint closed at its last kind; only the query stays open
+        qcol = next((j for j, (ci, _) in enumerate(cols) if is_q[ci]), None)
         fin = np.arange(len(alloc))
         keycols = alloc
         if qcol is not None:
