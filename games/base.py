@@ -284,6 +284,43 @@ class State(ABC):
     def num_players(self) -> int:
         return self.game.num_players()
 
+    # ------------------------------------------------------- epistemic models
+    def _card_history(self) -> Any:
+        """Hook: this state's cards as a :class:`games.epistemic.CardHistory`.
+
+        Games with cards override it: the deal, then every card event with
+        its exact audience (what was put face down and who saw it, what was
+        shown, the public facts).  :mod:`games.epistemic` does the rest.
+        """
+        raise InvalidParameterError(
+            f"{type(self).__name__} does not describe its cards to games.epistemic"
+        )
+
+    def card_history(self) -> Any:
+        """The state's history of the cards (a :class:`games.epistemic.CardHistory`)."""
+        return self._card_history()
+
+    def knowledge(self) -> Any:
+        """Every seat's knowledge, nested to any depth (a :class:`games.epistemic.GameKnowledge`).
+
+        ``state.knowledge().knows(1, "K_2 has(3, QS)")``,
+        ``.probability(1, "has(2, 7H)")``, ``.holds("C_{1,3} ~has(2, 7H)")``.
+        """
+        from games.epistemic import GameKnowledge
+
+        return GameKnowledge(self._card_history())
+
+    def knowledge_structure(self) -> Any:
+        """The state as a pointed knowledge structure (:class:`kripke.symbolic.PointedStructure`):
+        card atoms ``has(location, card)``, the public history as law, each seat
+        observing what it saw; pointed at the true history."""
+        return self.knowledge().pointed
+
+    def kripke_model(self) -> Any:
+        """The state as an explicit pointed Kripke model (decks of at most 12 cards),
+        enumerated independently of :meth:`knowledge_structure`."""
+        return self.knowledge().kripke_model()
+
     # ---------------------------------------------------------------- helpers
     def _observe(
         self,

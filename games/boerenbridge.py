@@ -885,6 +885,37 @@ class BoerenBridgeState(State):
             rows.append(("trick", " ".join(card_pretty(c) for c in v.trick)))
         return rows
 
+    def _card_history(self) -> Any:
+        """This round for :mod:`games.epistemic`: the hands dealt (each seen by its
+        seat), the cards out of the round (seen by all), the turned card and every
+        card played face up, and a void for every failure to follow suit."""
+        from games.epistemic import CardHistory, Count, Move
+
+        if self._phase in (_PHASE_DEAL, _PHASE_OVER):
+            raise InvalidParameterError(f"no dealt round to describe in the {self.phase} phase")
+        names = SEAT_NAMES[: self._np]
+        deck = round_deck(self._params, self._n)
+        initial = {names[s]: cards_of(self._dealt_hands[s]) for s in range(self._np)}
+        dealt = 0
+        for h in self._dealt_hands:
+            dealt |= h
+        initial[UNDEALT] = cards_of(deck & ~dealt)
+        initial[TURNED] = initial[PLAYED] = []
+        initial[OUT] = cards_of(((1 << NUM_CARDS) - 1) & ~deck)
+        events: list[Any] = []
+        if self._trump_card is not None:
+            c = _CARD_TEXT[self._trump_card]
+            events.append(Move(c, UNDEALT, TURNED, label=f"{c} turned up"))
+        led = 0
+        for i, (seat, card) in enumerate(self._plays):
+            led = card >> 3 if i % self._np == 0 else led
+            events.append(Move(_CARD_TEXT[card], names[seat], PLAYED, label=f"{names[seat]} plays"))
+            if card >> 3 != led:
+                void = [_CARD_TEXT[x] for x in cards_of(_suit_mask(led))]
+                events.append(Count(names[seat], void, 0, 0, label=f"{names[seat]} shows out"))
+        text = {loc: [_CARD_TEXT[c] for c in cs] for loc, cs in initial.items()}
+        return CardHistory(boerenbridge_deck(), text, {n: (n, OUT) for n in names}, events)
+
     def __str__(self) -> str:
         lines = [
             f"round {self._round + 1}/{len(self._params.rounds)} ({self._n} cards), "

@@ -1,0 +1,44 @@
+"""Game states as epistemic models: card histories, knowledge structures, Kripke models."""
+
+from __future__ import annotations
+
+from games.epistemic.explicit import explicit_model
+from games.epistemic.history import (
+    CardHistory,
+    Count,
+    Event,
+    Fact,
+    Move,
+    MoveAll,
+    Reveal,
+    Show,
+    card_key,
+    has_atom,
+)
+from games.epistemic.knowledge import GameKnowledge, Step, seat_aliases
+from games.epistemic.symbolic import HistoryStructure, history_steps, history_structure
+from games.epistemic.updates import Update, apply_updates, event_update, explicit_steps
+
+__all__ = [
+    "CardHistory",
+    "Move",
+    "MoveAll",
+    "Reveal",
+    "Show",
+    "Count",
+    "Fact",
+    "Event",
+    "card_key",
+    "has_atom",
+    "GameKnowledge",
+    "Step",
+    "seat_aliases",
+    "HistoryStructure",
+    "history_structure",
+    "history_steps",
+    "explicit_model",
+    "Update",
+    "event_update",
+    "apply_updates",
+    "explicit_steps",
+]

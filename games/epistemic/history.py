@@ -1,0 +1,598 @@
+"""What happened to the cards: a game's history in the bridge's terms.
+
+A :class:`CardHistory` is a deck, the initial content of every *location*
+(hands, pile, kitty, …), which locations each *agent* (seat) sees at the
+start, and a sequence of events with their exact audiences:
+
+========================  ============================================================
+event                     meaning
+========================  ============================================================
+:class:`Move`             cards go from one location to another; ``seen_by`` see which
+                          cards, everybody else only how many (a face-down play)
+:class:`MoveAll`          a whole location joins another; ``seen_by`` see its content
+                          (a pile picked up)
+:class:`Reveal`           agents in ``to`` see the whole content of a location
+:class:`Show`             agents in ``to`` see that a location holds some cards
+:class:`Count`            public fact: locations hold between ``lo`` and ``hi`` copies
+                          of some cards (a void when ``hi`` is 0)
+:class:`Fact`             public announcement of a propositional formula over the
+                          card atoms ``has(location, card)`` ("the claim was false")
+========================  ============================================================
+
+How many cards every location holds is public at all times.  Every agent
+remembers everything it observed (perfect recall).  A history is an
+immutable value; :meth:`CardHistory.then` returns a longer one, and every
+event is checked against the true cards when it is added (a move of cards
+the source does not hold, a false fact, an unknown agent or location raises
+and changes nothing).
+
+Card atoms: ``has(L, C)`` is "location ``L`` holds card ``C``".  In a deck
+with copies (two decks of Shengji) ``has(L, C#k)`` is "``L`` holds at least
+``k`` copies of ``C``" and ``has(L, C)`` is ``has(L, C#1)``: copies of a
+card cannot be told apart, so every agent observes how many copies it sees,
+never which.
+
+Examples
+--------
+>>> from games.cards import Deck
+>>> from games.epistemic.history import CardHistory, Move, MoveAll
+>>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C D", "pile": ""},
+...                 seats={"x": "x", "y": "y"})
+>>> h = h.then(Move("A", "x", "pile", seen_by={"x"}))     # x plays A face down
+>>> h = h.then(MoveAll("pile", "y", seen_by={"y"}))       # y picks the pile up
+>>> h.content()["y"], h.sizes()
+(('A', 'C', 'D'), {'x': 1, 'y': 3, 'pile': 0})
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.cards import CardsLike, Deck
+from games.errors import IllegalActionError, InvalidParameterError
+
+__all__ = [
+    "Move",
+    "MoveAll",
+    "Reveal",
+    "Show",
+    "Count",
+    "Fact",
+    "Event",
+    "CardHistory",
+    "card_key",
+    "has_atom",
+]
+
+
+def _audience(who: Iterable[str] | str | None) -> frozenset[str] | None:
+    if who is None:
+        return None
+    if isinstance(who, str):
+        return frozenset([who])
+    return frozenset(str(a) for a in who)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Cards go from ``src`` to ``dst``; the agents in ``seen_by`` see which.
+
+    ``seen_by=None`` (the default) means everybody (a card played face up);
+    the others see only how many cards moved.
+    """
+
+    cards: tuple[str, ...] | CardsLike
+    src: str
+    dst: str
+    seen_by: frozenset[str] | Iterable[str] | str | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seen_by", _audience(self.seen_by))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAll:
+    """Every card of ``src`` joins ``dst``; the agents in ``seen_by`` see them.
+
+    ``seen_by`` defaults to nobody (a pile that stays face down); ``None``
+    means everybody.
+    """
+
+    src: str
+    dst: str
+    seen_by: frozenset[str] | Iterable[str] | str | None = frozenset()
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seen_by", _audience(self.seen_by))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The agents in ``to`` (``None``: everybody) see the whole content of ``location``."""
+
+    location: str
+    to: frozenset[str] | Iterable[str] | str | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", _audience(self.to))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """The agents in ``to`` (``None``: everybody) see that ``location`` holds ``cards``.
+
+    For the others it is some cards of that location, as many as shown.
+    """
+
+    location: str
+    cards: tuple[str, ...] | CardsLike
+    to: frozenset[str] | Iterable[str] | str | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", _audience(self.to))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """Public fact: ``locations`` together hold between ``lo`` and ``hi`` copies of ``cards``.
+
+    ``Count(["P2"], hearts, 0, 0)`` is "P2 holds no heart" (a void).
+    """
+
+    locations: tuple[str, ...] | Iterable[str] | str
+    cards: tuple[str, ...] | CardsLike
+    lo: int
+    hi: int
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        locs = (self.locations,) if isinstance(self.locations, str) else tuple(self.locations)
+        object.__setattr__(self, "locations", locs)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """Public announcement of a propositional formula over the card atoms.
+
+    The formula (a :class:`~kripke.formulas.Formula` or its text) is about
+    the cards *now*, e.g. ``~(has(play, AS) & has(play, AS#2))`` for
+    "the two cards put down are not both aces of spades".
+    """
+
+    formula: Any
+    label: str = ""
+
+
+Event = Move | MoveAll | Reveal | Show | Count | Fact
+
+
+def card_key(name: str, copy: int, copies: int) -> str:
+    """The card argument of a card atom: ``QS``, or ``QS#2`` for at least two copies.
+
+    Examples
+    --------
+    >>> card_key("QS", 1, 1), card_key("QS", 1, 2), card_key("QS", 2, 2)
+    ('QS', 'QS', 'QS#2')
+    """
+    return name if copy == 1 else f"{name}#{copy}"
+
+
+def has_atom(location: str, card: str) -> Any:
+    """The atom ``has(location, card)``.
+
+    Examples
+    --------
+    >>> print(has_atom("P2", "QS#2"))
+    has(P2, QS#2)
+    """
+    from kripke.formulas import Atom
+
+    return Atom("has", (location, card))
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """An event checked against the true deal, in canonical form."""
+
+    kind: str  # "move", "all", "reveal", "show", "count", "fact"
+    event: Any
+    src: str = ""
+    dst: str = ""
+    kinds: tuple[int, ...] = ()  # card kinds (with repeats) moved, shown or counted
+    audience: frozenset[str] | None = None  # None: everybody
+    locations: tuple[str, ...] = ()
+    lo: int = 0
+    hi: int = 0
+    formula: Any = None
+    content: tuple[int, ...] = ()  # true content (kinds with repeats) of src/location before
+    index: int = -1  # position in the history (names the history atoms of the event)
+
+
+class CardHistory:
+    """A deck, the initial content of every location, who sees what, and the events since.
+
+    Parameters
+    ----------
+    deck : Deck
+        The cards, with copies.
+    initial : mapping from location to cards
+        The true initial content of every location, empty ones included;
+        the sizes are public.
+    seats : mapping from agent to the locations it sees, or list of agents
+        An agent sees the initial content of its locations (its hand).  A
+        list means each agent sees the location of its own name.  A
+        location every agent sees is public from the start.
+    events : iterable of events, optional
+
+    Raises
+    ------
+    InvalidParameterError
+        If the initial content does not use every card exactly once, or an
+        agent sees an unknown location.
+    IllegalActionError
+        If an event does not fit the true cards (see :meth:`then`).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C"}, ["x", "y", "z"])
+    >>> h.agents, h.locations, len(h)
+    (('x', 'y', 'z'), ('x', 'y', 'z'), 0)
+    """
+
+    __slots__ = ("deck", "locations", "agents", "owns", "initial", "events", "_steps", "_after")
+
+    def __init__(
+        self,
+        deck: Deck,
+        initial: Mapping[str, CardsLike],
+        seats: Mapping[str, str | Iterable[str]] | Iterable[str],
+        events: Iterable[Event] = (),
+    ):
+        if not isinstance(deck, Deck):
+            raise InvalidParameterError(f"deck must be a games.cards.Deck, got {deck!r}")
+        self.deck = deck
+        locs: list[str] = []
+        content: dict[str, list[int]] = {}
+        for loc, cards in initial.items():
+            name = _check_name(str(loc), "location")
+            if name in content:
+                raise InvalidParameterError(f"location {name!r} is listed twice")
+            locs.append(name)
+            content[name] = list(deck.kinds(cards)) if cards else []
+        seen = Counter(k for ks in content.values() for k in ks)
+        for k, c in enumerate(deck.copies):
+            if seen[k] != c:
+                raise InvalidParameterError(
+                    f"the initial deal holds {seen[k]} copies of {deck.name(k)} "
+                    f"but the deck has {c}"
+                )
+        self.locations: tuple[str, ...] = tuple(locs)
+        if isinstance(seats, Mapping):
+            owns = {
+                _check_name(str(a), "agent"): tuple([v] if isinstance(v, str) else list(v))
+                for a, v in seats.items()
+            }
+        else:
+            owns = {_check_name(str(a), "agent"): (str(a),) for a in seats}
+        for a, ls in owns.items():
+            for ll in ls:
+                if ll not in content:
+                    raise InvalidParameterError(
+                        f"agent {a!r} sees unknown location {ll!r}; "
+                        f"locations: {', '.join(self.locations)}"
+                    )
+        if not owns:
+            raise InvalidParameterError("a card history needs at least one agent")
+        self.agents: tuple[str, ...] = tuple(owns)
+        self.owns: dict[str, tuple[str, ...]] = owns
+        self.initial: dict[str, tuple[int, ...]] = {
+            loc: tuple(sorted(ks)) for loc, ks in content.items()
+        }
+        self.events: tuple[Event, ...] = ()
+        self._steps: tuple[_Step, ...] = ()
+        self._after: dict[str, tuple[int, ...]] = dict(self.initial)
+        for e in events:
+            self._append(e)
+
+    # ------------------------------------------------------------ building
+    def then(self, *events: Event) -> CardHistory:
+        """This history followed by ``events`` (a new history).
+
+        Raises
+        ------
+        IllegalActionError
+            If a location does not hold the cards moved or shown, a fact is
+            false, or a location or agent is unknown; nothing changes.
+        """
+        out = self._copy()
+        for e in events:
+            out._append(e)
+        return out
+
+    def prefix(self, n: int) -> CardHistory:
+        """The history of the first ``n`` events."""
+        if not 0 <= n <= len(self.events):
+            raise InvalidParameterError(f"a prefix has 0..{len(self.events)} events, not {n}")
+        out = self._copy()
+        out.events = self.events[:n]
+        out._steps = self._steps[:n]
+        out._after = out._replay(n)
+        return out
+
+    def _copy(self) -> CardHistory:
+        out = CardHistory.__new__(CardHistory)
+        out.deck = self.deck
+        out.locations = self.locations
+        out.agents = self.agents
+        out.owns = self.owns
+        out.initial = self.initial
+        out.events = self.events
+        out._steps = self._steps
+        out._after = dict(self._after)
+        return out
+
+    def _replay(self, n: int) -> dict[str, tuple[int, ...]]:
+        cur = {loc: list(ks) for loc, ks in self.initial.items()}
+        for st in self._steps[:n]:
+            _apply(cur, st)
+        return {loc: tuple(sorted(ks)) for loc, ks in cur.items()}
+
+    def _loc(self, loc: Any, what: str) -> str:
+        name = str(loc)
+        if name not in self._after:
+            raise IllegalActionError(
+                f"{what}: unknown location {name!r}; locations: {', '.join(self.locations)}"
+            )
+        return name
+
+    def _aud(self, who: frozenset[str] | None, what: str) -> frozenset[str] | None:
+        if who is None:
+            return None
+        bad = sorted(who - set(self.agents))
+        if bad:
+            raise IllegalActionError(
+                f"{what}: unknown agent {bad[0]!r}; agents: {', '.join(self.agents)}"
+            )
+        if who == set(self.agents):
+            return None
+        return frozenset(who)
+
+    def _append(self, e: Event) -> None:
+        st = replace(self._check(e), index=len(self.events))
+        cur = {loc: list(ks) for loc, ks in self._after.items()}
+        _apply(cur, st)
+        self._after = {loc: tuple(sorted(ks)) for loc, ks in cur.items()}
+        self.events = (*self.events, e)
+        self._steps = (*self._steps, st)
+
+    def _check(self, e: Event) -> _Step:
+        d = self.deck
+        cur = self._after
+        what = f"event {len(self.events)} ({type(e).__name__})"
+        match e:
+            case Move():
+                src = self._loc(e.src, what)
+                dst = self._loc(e.dst, what)
+                if src == dst:
+                    raise IllegalActionError(
+                        f"{what}: a move needs two locations, got {src!r} twice"
+                    )
+                ks = tuple(sorted(d.kinds(e.cards)))
+                if not ks:
+                    raise IllegalActionError(f"{what}: a move needs at least one card")
+                _need(d, cur[src], ks, src, what)
+                return _Step("move", e, src, dst, ks, self._aud(e.seen_by, what), content=cur[src])  # type: ignore[arg-type]
+            case MoveAll():
+                src = self._loc(e.src, what)
+                dst = self._loc(e.dst, what)
+                if src == dst:
+                    raise IllegalActionError(
+                        f"{what}: a move needs two locations, got {src!r} twice"
+                    )
+                return _Step(
+                    "all", e, src, dst, audience=self._aud(e.seen_by, what), content=cur[src]
+                )  # type: ignore[arg-type]
+            case Reveal():
+                loc = self._loc(e.location, what)
+                return _Step("reveal", e, loc, audience=self._aud(e.to, what), content=cur[loc])  # type: ignore[arg-type]
+            case Show():
+                loc = self._loc(e.location, what)
+                ks = tuple(sorted(d.kinds(e.cards)))
+                if not ks:
+                    raise IllegalActionError(f"{what}: show at least one card")
+                _need(d, cur[loc], ks, loc, what)
+                return _Step(
+                    "show", e, loc, kinds=ks, audience=self._aud(e.to, what), content=cur[loc]
+                )  # type: ignore[arg-type]
+            case Count():
+                locs = tuple(self._loc(x, what) for x in e.locations)  # type: ignore[union-attr]
+                if not locs or len(set(locs)) != len(locs):
+                    raise IllegalActionError(f"{what}: give distinct locations")
+                ks = tuple(sorted(set(d.kinds(e.cards))))
+                if not isinstance(e.lo, int) or not isinstance(e.hi, int) or e.lo > e.hi:
+                    raise IllegalActionError(f"{what}: need integers lo <= hi, got {e.lo}, {e.hi}")
+                have = sum(1 for ll in locs for k in cur[ll] if k in ks)
+                if not e.lo <= have <= e.hi:
+                    names = " ".join(d.name(k) for k in ks)
+                    raise IllegalActionError(
+                        f"{what}: {', '.join(locs)} hold {have} of {names}, not {e.lo}..{e.hi}"
+                    )
+                return _Step("count", e, locations=locs, kinds=ks, lo=e.lo, hi=e.hi)
+            case Fact():
+                f = self.card_formula(e.formula)
+                if not self._holds_now(f):
+                    raise IllegalActionError(f"{what}: the fact {f} is false")
+                return _Step("fact", e, formula=f)
+            case _:
+                raise IllegalActionError(f"{e!r} is not a card event")
+
+    # ------------------------------------------------------------- queries
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __repr__(self) -> str:
+        return (
+            f"CardHistory({self.deck!r}, {len(self.locations)} locations, "
+            f"agents {list(self.agents)}, {len(self.events)} events)"
+        )
+
+    @property
+    def steps(self) -> tuple[_Step, ...]:
+        """The events in canonical form (card kinds, audiences), checked."""
+        return self._steps
+
+    def content(self, step: int | None = None) -> dict[str, tuple[str, ...]]:
+        """The true content of every location after ``step`` events (default: all)."""
+        cur = self._after if step is None else self._replay(step)
+        return {loc: tuple(self.deck.name(k) for k in ks) for loc, ks in cur.items()}
+
+    def kinds_now(self) -> dict[str, tuple[int, ...]]:
+        """The true content now, as sorted card kinds."""
+        return dict(self._after)
+
+    def sizes(self, step: int | None = None) -> dict[str, int]:
+        """How many cards every location holds after ``step`` events (public)."""
+        cur = self._after if step is None else self._replay(step)
+        return {loc: len(ks) for loc, ks in cur.items()}
+
+    def public_locations(self) -> tuple[str, ...]:
+        """Locations every agent sees from the start."""
+        return tuple(loc for loc in self.locations if all(loc in self.owns[a] for a in self.agents))
+
+    def atoms(self) -> list[str]:
+        """Every card atom ``has(location, card)`` (with ``#k`` copies), as text."""
+        out = []
+        for loc in self.locations:
+            for k, name in enumerate(self.deck.names):
+                m = self.deck.copies[k]
+                for j in range(1, m + 1):
+                    out.append(f"has({loc}, {card_key(name, j, m)})")
+        return out
+
+    def card_formula(self, formula: Any) -> Any:
+        """``formula`` parsed and checked: propositional over this history's card atoms.
+
+        Raises
+        ------
+        kripke.errors.UnknownAtomError
+            Naming an atom that is not ``has(location, card)`` of this deal.
+        kripke.errors.KripkeError
+            If the formula has knowledge operators.
+        """
+        from kripke.errors import KripkeError
+        from kripke.formulas import Formula
+        from kripke.parser import parse
+
+        f = parse(formula) if isinstance(formula, str) else formula
+        if not isinstance(f, Formula):
+            raise KripkeError(f"expected a formula, got {formula!r}")
+        if not f.is_propositional():
+            raise KripkeError(f"a fact about the cards is propositional; {f} is not")
+        for a in f.atoms():
+            self.atom_cell(a)
+        return f
+
+    def atom_cell(self, a: Any) -> tuple[str, int, int]:
+        """``(location, kind, copies at least)`` of a card atom.
+
+        Raises
+        ------
+        kripke.errors.UnknownAtomError
+            If ``a`` is not a card atom of this deal.
+        """
+        from kripke.errors import UnknownAtomError
+
+        if a.name != "has" or len(a.args) != 2:
+            raise UnknownAtomError(
+                f"{a.key} is not a card atom; card atoms read has(location, card)"
+            )
+        loc, card = a.args
+        if loc not in self._after:
+            raise UnknownAtomError(
+                f"{a.key}: unknown location {loc!r}; locations: {', '.join(self.locations)}"
+            )
+        name, _, copy = card.partition("#")
+        try:
+            k = self.deck.index(name)
+        except Exception as exc:
+            raise UnknownAtomError(f"{a.key}: {exc}") from None
+        j = 1
+        if copy:
+            if not copy.isdigit() or not 1 <= int(copy) <= self.deck.copies[k]:
+                raise UnknownAtomError(
+                    f"{a.key}: the deck has {self.deck.copies[k]} copies of "
+                    f"{self.deck.name(k)}; write {self.deck.name(k)}#1 .. "
+                    f"{self.deck.name(k)}#{self.deck.copies[k]}"
+                )
+            j = int(copy)
+        return loc, k, j
+
+    def _holds_now(self, f: Any) -> bool:
+        counts = {loc: Counter(ks) for loc, ks in self._after.items()}
+        return evaluate(f, lambda a: self._has(counts, a))
+
+    def _has(self, counts: Mapping[str, Counter[int]], a: Any) -> bool:
+        loc, k, j = self.atom_cell(a)
+        return counts[loc][k] >= j
+
+
+def evaluate(f: Any, value: Any) -> bool:
+    """Truth of a propositional formula, ``value(atom)`` giving each atom's truth."""
+    from kripke.formulas import And, Atom, Bottom, Iff, Implies, Not, Or, Top
+
+    match f:
+        case Top():
+            return True
+        case Bottom():
+            return False
+        case Atom():
+            return bool(value(f))
+        case Not(a):
+            return not evaluate(a, value)
+        case And(args):
+            return all(evaluate(a, value) for a in args)
+        case Or(args):
+            return any(evaluate(a, value) for a in args)
+        case Implies(a, b):
+            return (not evaluate(a, value)) or evaluate(b, value)
+        case Iff(a, b):
+            return evaluate(a, value) == evaluate(b, value)
+        case _:
+            raise TypeError(f"not a propositional formula: {f!r}")
+
+
+def _check_name(name: str, what: str) -> str:
+    import re
+
+    if not re.match(r"^[A-Za-z_0-9][A-Za-z_0-9]*$", name):
+        raise InvalidParameterError(
+            f"{what} name {name!r} must be letters, digits and underscores (it appears in atoms)"
+        )
+    return name
+
+
+def _need(d: Deck, pool: Sequence[int], ks: Sequence[int], loc: str, what: str) -> None:
+    have = Counter(pool)
+    for k, n in Counter(ks).items():
+        if have[k] < n:
+            raise IllegalActionError(
+                f"{what}: {loc} holds {have[k]} of {d.name(k)}, cannot move or show {n}"
+            )
+
+
+def _apply(cur: dict[str, list[int]], st: _Step) -> None:
+    if st.kind == "move":
+        for k in st.kinds:
+            cur[st.src].remove(k)
+        cur[st.dst].extend(st.kinds)
+    elif st.kind == "all":
+        cur[st.dst].extend(cur[st.src])
+        cur[st.src] = []

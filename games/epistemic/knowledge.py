@@ -1,0 +1,372 @@
+"""Nested knowledge in one game state: the notebook API of the bridge.
+
+:class:`GameKnowledge` holds a game state's :class:`CardHistory` and answers
+formulas of the core language (any depth, common and distributed knowledge,
+announcements) at the true state, on the knowledge structure of the history
+(built on first use), with exact probabilities over the deals a seat
+considers possible.
+
+Seats can be named as the game names them (``"P1"``, ``"North"``) or by
+their number (``1``, ``"1"``); inside formulas both work for agents and
+for the location of ``has(…)``: ``K_1 K_2 has(3, QS)`` reads
+``K_P1 K_P2 has(P3, QS)`` in BS.  ``has(L, C#1)`` is ``has(L, C)``.
+
+Examples
+--------
+>>> from games.cards import Deck
+>>> from games.epistemic.history import CardHistory, Move
+>>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"P0": "A B", "P1": "C", "P2": "D", "pile": ""},
+...                 ["P0", "P1", "P2"])
+>>> gk = GameKnowledge(h.then(Move("A", "P0", "pile", seen_by=["P0"])))
+>>> gk.knows(0, "has(pile, A)"), gk.knows(1, "has(pile, A)")
+(True, False)
+>>> gk.probability(1, "has(pile, A)")           # A, B or D, for all P1 knows
+Fraction(1, 3)
+>>> gk.holds("K_1 (K_0 has(pile, A) | K_0 has(pile, B) | K_0 has(pile, D))")
+True
+>>> gk.who_knows("has(pile, A)")
+('P0',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.epistemic.history import CardHistory, Event
+from games.errors import InvalidParameterError
+
+__all__ = ["GameKnowledge", "Step", "seat_aliases"]
+
+
+def seat_aliases(agents: tuple[str, ...]) -> dict[str, str]:
+    """Other names of the agents: the seat number and ``P<number>``.
+
+    Examples
+    --------
+    >>> seat_aliases(("North", "East"))
+    {'0': 'North', 'P0': 'North', '1': 'East', 'P1': 'East'}
+    """
+    out: dict[str, str] = {}
+    for i, a in enumerate(agents):
+        for alias in (str(i), f"P{i}"):
+            if alias not in agents:
+                out[alias] = a
+    return out
+
+
+def _rename(f: Any, agents: Mapping[str, str]) -> Any:
+    """``f`` with agent aliases and ``has`` locations renamed, ``C#1`` as ``C``."""
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Atom,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    memo: dict[int, Any] = {}
+
+    def go(g: Any) -> Any:
+        hit = memo.get(id(g))
+        if hit is not None:
+            return hit
+        match g:
+            case Atom(name="has", args=(loc, card)):
+                if card.endswith("#1"):
+                    card = card[:-2]
+                r = Atom("has", (agents.get(loc, loc), card))
+            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
+                r = type(g)(agents.get(agent, agent), go(arg))
+            case Everybody(group, arg) | Common(group, arg) | Distributed(group, arg):
+                r = type(g)(tuple(agents.get(a, a) for a in group), go(arg))
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                r = type(g)(go(ann), go(arg))
+            case _:
+                kids = g.children()
+                if not kids:
+                    r = g
+                else:
+                    r = _rebuild(g, [go(c) for c in kids])
+        memo[id(g)] = r
+        return r
+
+    return go(f)
+
+
+def _rebuild(g: Any, kids: list[Any]) -> Any:
+    from kripke.formulas import And, Iff, Implies, Not, Or
+
+    match g:
+        case Not():
+            return Not(kids[0])
+        case And():
+            return And(tuple(kids))
+        case Or():
+            return Or(tuple(kids))
+        case Implies():
+            return Implies(kids[0], kids[1])
+        case Iff():
+            return Iff(kids[0], kids[1])
+        case _:
+            return g  # action models keep their own agent names
+
+
+class GameKnowledge:
+    """Every seat's knowledge in one game state, nested to any depth.
+
+    Parameters
+    ----------
+    history : CardHistory
+        The state's history (``state.card_history()``).
+    simplify : bool
+        Simplify the history before building (same answers, smaller BDDs).
+
+    Notes
+    -----
+    The knowledge structure (:func:`~games.epistemic.symbolic.history_structure`)
+    is built on first use and kept.  Probabilities are exact shares of the
+    *deals* (current contents of every location, copies of a card
+    interchangeable) that the seat considers possible, every such deal
+    counted once — for a deck without copies the probabilities of
+    :mod:`games.deal`.
+    """
+
+    def __init__(self, history: CardHistory, *, simplify: bool = True):
+        if not isinstance(history, CardHistory):
+            raise InvalidParameterError(f"GameKnowledge needs a CardHistory, got {history!r}")
+        self.history = history
+        self.simplify = simplify
+        self.aliases = seat_aliases(history.agents)
+        self._hs: Any = None
+
+    # ------------------------------------------------------------ models
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return self.history.agents
+
+    @property
+    def built(self) -> Any:
+        """The :class:`~games.epistemic.symbolic.HistoryStructure` (built on first use)."""
+        if self._hs is None:
+            from games.epistemic.symbolic import history_structure
+
+            self._hs = history_structure(self.history, simplify=self.simplify)
+        return self._hs
+
+    @property
+    def pointed(self) -> Any:
+        """The pointed knowledge structure (:class:`kripke.symbolic.PointedStructure`)."""
+        return self.built.pointed
+
+    @property
+    def structure(self) -> Any:
+        """The knowledge structure (:class:`kripke.symbolic.KnowledgeStructure`)."""
+        return self.built.structure
+
+    def kripke_model(self) -> Any:
+        """The explicit pointed Kripke model, by enumerating histories (small decks)."""
+        from games.epistemic.explicit import explicit_model
+
+        return explicit_model(self.history)
+
+    # ------------------------------------------------------------ names
+    def agent(self, seat: Any) -> str:
+        """The agent name of a seat given by number, alias or name.
+
+        Raises
+        ------
+        InvalidParameterError
+            Naming the seat and the agents.
+        """
+        if isinstance(seat, bool):
+            raise InvalidParameterError(f"{seat!r} is not a seat")
+        name = str(seat)
+        if name in self.agents:
+            return name
+        if name in self.aliases:
+            return self.aliases[name]
+        raise InvalidParameterError(
+            f"unknown seat {seat!r}; seats: {', '.join(self.agents)} (or 0..{len(self.agents) - 1})"
+        )
+
+    def formula(self, f: Any) -> Any:
+        """``f`` parsed, with seat numbers and ``P<n>`` renamed to the agents' names.
+
+        Raises
+        ------
+        kripke.errors.ParseError, kripke.errors.UnknownAtomError, kripke.errors.UnknownAgentError
+            For text that does not parse, an atom that is not a card atom of
+            this deal, or an unknown agent.
+        """
+        from kripke.errors import KripkeError, UnknownAgentError
+        from kripke.formulas import Formula
+        from kripke.parser import parse
+
+        g = parse(f) if isinstance(f, str) else f
+        if not isinstance(g, Formula):
+            raise KripkeError(f"expected a formula, got {f!r}")
+        g = _rename(g, self.aliases)
+        for a in g.atoms():
+            self.history.atom_cell(a)
+        bad = sorted(set(g.agents()) - set(self.agents))
+        if bad:
+            raise UnknownAgentError(
+                f"unknown agent {bad[0]!r}; the seats are {', '.join(self.agents)}"
+            )
+        return g
+
+    # ------------------------------------------------------------ truth
+    def holds(self, f: Any) -> bool:
+        """Whether ``f`` is true in the actual state (the true history)."""
+        return bool(self.pointed.holds(self.formula(f)))
+
+    def knows(self, seat: Any, f: Any) -> bool:
+        """Whether ``seat`` knows ``f``."""
+        from kripke.formulas import Know
+
+        return bool(self.pointed.holds(Know(self.agent(seat), self.formula(f))))
+
+    def possible(self, seat: Any, f: Any) -> bool:
+        """Whether ``seat`` considers ``f`` possible."""
+        from kripke.formulas import Possible
+
+        return bool(self.pointed.holds(Possible(self.agent(seat), self.formula(f))))
+
+    def knows_whether(self, seat: Any, f: Any) -> bool:
+        """Whether ``seat`` knows whether ``f``."""
+        from kripke.formulas import KnowWhether
+
+        return bool(self.pointed.holds(KnowWhether(self.agent(seat), self.formula(f))))
+
+    def who_knows(self, f: Any) -> tuple[str, ...]:
+        """The seats that know ``f``."""
+        g = self.formula(f)
+        return tuple(a for a in self.agents if self.knows(a, g))
+
+    # ------------------------------------------------------- probability
+    def _class(self, seat: Any) -> Any:
+        """The states ``seat`` cannot tell from the actual one (a BDD)."""
+        hs = self.built
+        a = self.agent(seat)
+        mgr = hs.structure.manager
+        seen = hs.structure.observes(a)
+        cube = mgr.assignment_cube({v: hs.actual[v] for v in seen})
+        return hs.structure.law & cube
+
+    def count(self, seat: Any) -> int:
+        """How many deals ``seat`` considers possible (copies interchangeable)."""
+        return self.built.count_deals(self._class(seat))
+
+    def probability_bounds(
+        self, seat: Any, f: Any, *, exact: bool = True
+    ) -> tuple[Fraction | float, Fraction | float]:
+        """The shares of ``seat``'s deals where ``f`` holds in every / in some
+        consistent history.
+
+        They are equal for a formula about the cards (and for any formula
+        the deal decides); for a formula about other seats' knowledge, which
+        depends on what they saw, they bound every probability one could
+        give to the histories.
+        """
+        hs = self.built
+        mgr = hs.structure.manager
+        c = self._class(seat)
+        t = hs.structure.truth(self.formula(f))
+        yes = hs.deals(c & t)
+        no = hs.deals(c & ~t)
+        _, names = hs._deal_relation()
+        total = mgr.count(yes | no, names)
+        every = mgr.count(yes & ~no, names)
+        some = mgr.count(yes, names)
+        if exact:
+            return Fraction(every, total), Fraction(some, total)
+        return every / total, some / total
+
+    def probability(self, seat: Any, f: Any, *, exact: bool = True) -> Fraction | float:
+        """``seat``'s probability of ``f``: the share of the deals it considers
+        possible where ``f`` holds.
+
+        Raises
+        ------
+        InvalidParameterError
+            If ``f``'s truth is not decided by the deal (it depends on what
+            other seats saw): use :meth:`probability_bounds`.
+        """
+        lo, hi = self.probability_bounds(seat, f, exact=exact)
+        if lo != hi:
+            raise InvalidParameterError(
+                f"the truth of {self.formula(f)} depends on more than the deal "
+                f"({lo} to {hi} of {self.agent(seat)}'s deals); use probability_bounds()"
+            )
+        return lo
+
+    # --------------------------------------------------------------- steps
+    def steps(self, *, incremental: bool = False) -> Iterator[Step]:
+        """The game event by event, with everybody's knowledge after each (see
+        :func:`games.epistemic.game_updates`)."""
+        return _steps(self.history, incremental=incremental)
+
+    def __repr__(self) -> str:
+        return f"GameKnowledge({self.history!r})"
+
+
+@dataclass
+class Step:
+    """One event of a history and the knowledge after it.
+
+    Attributes
+    ----------
+    index : int
+        Events so far (0: the deal).
+    event : Event or None
+        The event (``None`` for the deal).
+    knowledge : GameKnowledge
+        Everybody's knowledge after the event.
+    """
+
+    index: int
+    event: Event | None
+    knowledge: GameKnowledge
+
+    @property
+    def label(self) -> str:
+        """The event's label (its text in the game), or its kind."""
+        if self.event is None:
+            return "deal"
+        return getattr(self.event, "label", "") or type(self.event).__name__
+
+    def update(self) -> Any:
+        """The event as a DEL update (:class:`~games.epistemic.updates.Update`):
+        an announcement or an action model (small decks)."""
+        from games.epistemic.updates import event_update
+
+        if self.event is None:
+            raise InvalidParameterError("the deal is the initial model, not an update")
+        return event_update(self.knowledge.history, self.index - 1)
+
+    @property
+    def pointed(self) -> Any:
+        return self.knowledge.pointed
+
+    def __repr__(self) -> str:
+        return f"Step({self.index}, {self.label!r})"
+
+
+def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
+    if incremental:
+        from games.epistemic.symbolic import history_steps
+
+        for i, hs in history_steps(h):
+            gk = GameKnowledge(hs.history, simplify=False)
+            gk._hs = hs
+            yield Step(i, h.events[i - 1] if i else None, gk)
+        return
+    for i in range(len(h.events) + 1):
+        yield Step(i, h.events[i - 1] if i else None, GameKnowledge(h.prefix(i)))

@@ -1,0 +1,393 @@
+"""The epistemic bridge on card histories: four independent routes agree on every formula.
+
+Routes: the enumeration of histories (:mod:`games.epistemic.explicit`), the
+knowledge structure of history variables (:mod:`games.epistemic.symbolic`,
+simplified and not), the DEL updates applied to the explicit model of the
+deal and to its knowledge structure (:mod:`games.epistemic.updates`), and for
+formulas about the cards the exact counting of :mod:`games.deal`.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import (
+    CardHistory,
+    Count,
+    Fact,
+    GameKnowledge,
+    Move,
+    MoveAll,
+    Reveal,
+    Show,
+    apply_updates,
+    event_update,
+    explicit_model,
+    history_steps,
+    history_structure,
+)
+from games.epistemic.symbolic import simplify_steps
+from games.epistemic.updates import apply_update, initial_model
+from games.errors import IllegalActionError, InvalidParameterError
+from kripke import holds
+from kripke.errors import KripkeError, ParseError, UnknownAgentError, UnknownAtomError
+from kripke.formulas import (
+    And,
+    Announce,
+    AnnounceDiamond,
+    Atom,
+    Common,
+    Distributed,
+    Everybody,
+    Implies,
+    Know,
+    KnowWhether,
+    Not,
+    Or,
+    Possible,
+)
+
+AGENTS = ("x", "y", "z")
+
+
+# ------------------------------------------------------------------ helpers
+def random_history(seed: int, max_cards: int = 9, copies: bool = True, events: int = 7):
+    """A random small deal and random events with random audiences."""
+    rng = random.Random(seed)
+    n = rng.randint(3, 6)
+    names = [chr(ord("A") + i) for i in range(n)]
+    cps = [rng.choice([1, 1, 2]) if copies else 1 for _ in range(n)]
+    while sum(cps) > max_cards:
+        names.pop()
+        cps.pop()
+    deck = Deck(names, cps)
+    cards = list(deck.all_cards())
+    rng.shuffle(cards)
+    locs: dict[str, list[str]] = {"x": [], "y": [], "z": [], "pile": []}
+    if rng.random() < 0.5:
+        locs["kitty"] = []
+    for c in cards:
+        locs[rng.choice(list(locs))].append(c)
+    h = CardHistory(deck, locs, AGENTS)
+    for _ in range(rng.randint(0, events)):
+        cur = h.content()
+        full = [loc for loc in cur if cur[loc]]
+        if not full:
+            break
+        src = rng.choice(full)
+        dst = rng.choice([loc for loc in cur if loc != src])
+        aud = None if rng.random() < 0.15 else [a for a in AGENTS if rng.random() < 0.4]
+        r = rng.random()
+        if r < 0.4:
+            k = rng.randint(1, min(2, len(cur[src])))
+            h = h.then(Move(rng.sample(list(cur[src]), k), src, dst, seen_by=aud))
+        elif r < 0.55:
+            h = h.then(MoveAll(src, dst, seen_by=aud))
+        elif r < 0.65:
+            h = h.then(Reveal(src, to=aud))
+        elif r < 0.75:
+            h = h.then(Show(src, rng.sample(list(cur[src]), 1), to=aud))
+        elif r < 0.88:
+            ks = rng.sample(deck.names, rng.randint(1, 2))
+            have = sum(1 for c in cur[src] if c in ks)
+            lo, hi = rng.randint(0, have), rng.randint(have, have + 1)
+            h = h.then(Count([src], ks, lo, hi))
+        else:
+            a, b = (card_atom(rng, h) for _ in range(2))
+            f = Or((a, Not(b)))
+            if h._holds_now(f):
+                h = h.then(Fact(f))
+    return h
+
+
+def card_atom(rng: random.Random, h: CardHistory) -> Atom:
+    text = rng.choice(h.atoms())
+    return Atom("has", tuple(text[4:-1].split(", ")))
+
+
+def random_formula(rng: random.Random, h: CardHistory, depth: int):
+    """A random formula of modal depth at most ``depth`` over the card atoms."""
+    agents = list(h.agents)
+    if depth == 0 or rng.random() < 0.25:
+        return card_atom(rng, h)
+
+    def sub():
+        return random_formula(rng, h, depth - 1)
+
+    def group():
+        return tuple(rng.sample(agents, rng.randint(1, len(agents))))
+
+    ops = [
+        lambda: Not(sub()),
+        lambda: And((sub(), sub())),
+        lambda: Or((sub(), sub())),
+        lambda: Implies(sub(), sub()),
+        lambda: Know(rng.choice(agents), sub()),
+        lambda: Possible(rng.choice(agents), sub()),
+        lambda: KnowWhether(rng.choice(agents), sub()),
+        lambda: Everybody(group(), sub()),
+        lambda: Common(group(), sub()),
+        lambda: Distributed(group(), sub()),
+        lambda: Announce(sub(), sub()),
+        lambda: AnnounceDiamond(sub(), sub()),
+    ]
+    return rng.choice(ops)()
+
+
+def to_deal_state(h: CardHistory):
+    """The same history fed to :class:`games.deal.DealState` (no general facts there)."""
+    from games.deal import DealState
+
+    ds = DealState(
+        h.deck,
+        {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()},
+        agents={a: list(h.owns[a]) for a in h.agents},
+    )
+
+    def aud(x):
+        return None if x is None else sorted(x)
+
+    for e in h.events:
+        if isinstance(e, Move):
+            ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
+        elif isinstance(e, MoveAll):
+            ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
+        elif isinstance(e, Reveal):
+            ds.reveal(e.location, to=aud(e.to))
+        elif isinstance(e, Show):
+            ds.show(e.location, e.cards, to=aud(e.to))
+        elif isinstance(e, Count):
+            ds.at_least(list(e.locations), e.cards, e.lo)
+            ds.at_most(list(e.locations), e.cards, e.hi)
+        else:
+            return None
+    return ds
+
+
+# ---------------------------------------------------- engine agreement
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_enumeration_and_knowledge_structures_agree(seed):
+    """Random formulas of depth <= 3 (K, M, Kw, E, C, D, announcements) at the true
+    history: the enumerated model, the simplified structure and the structure built
+    from the raw events give the same truth value."""
+    h = random_history(seed)
+    pm = explicit_model(h)
+    simplified = history_structure(h).pointed
+    raw = history_structure(h, simplify=False).pointed
+    rng = random.Random(seed)
+    for _ in range(25):
+        f = random_formula(rng, h, 3)
+        want = holds(pm, f)
+        assert simplified.holds(f) == want, (seed, str(f))
+        assert raw.holds(f) == want, (seed, str(f))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_del_updates_agree_with_the_enumeration(seed):
+    """The history as announcements and action models (factual change), applied by
+    product update to the explicit model of the deal and to its knowledge structure
+    (the symbolic engine's transformers), answers as the enumeration does."""
+    from kripke.symbolic import to_symbolic
+
+    h = random_history(seed, max_cards=7, events=5)
+    pm = explicit_model(h)
+    by_updates = apply_updates(h)
+    sym = to_symbolic(initial_model(h))
+    for i in range(len(h)):
+        sym = apply_update(sym, event_update(h, i))
+    rng = random.Random(seed)
+    for _ in range(15):
+        f = random_formula(rng, h, 3)
+        want = holds(pm, f)
+        assert holds(by_updates, f) == want, (seed, str(f))
+        assert holds(sym, f) == want, (seed, str(f))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.booleans())
+def test_first_order_knowledge_and_counts_agree_with_deal_counting(seed, copies):
+    """Every agent's number of possible deals, its knowledge of propositional card
+    formulas and (decks without copies) its exact probabilities equal those of the
+    counting module games.deal."""
+    h = random_history(seed, copies=copies)
+    ds = to_deal_state(h)
+    if ds is None:
+        return
+    gk = GameKnowledge(h)
+    rng = random.Random(seed)
+    plain = [a for a in h.atoms() if "#" not in a]  # games.deal reads has(L, C) only
+    for a in h.agents:
+        kn = ds.knowledge(a)
+        assert gk.count(a) == kn.count()
+        for _ in range(6):
+            x, y = (Atom("has", tuple(rng.choice(plain)[4:-1].split(", "))) for _ in range(2))
+            f = Or((x, Not(y))) if rng.random() < 0.5 else And((x, y))
+            assert gk.knows(a, f) == kn.knows(f), (seed, a, str(f))
+            if all(c == 1 for c in h.deck.copies):
+                assert gk.probability(a, f) == kn.probability_of(f, exact=True)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_stepping_event_by_event_agrees_with_building_each_prefix(seed):
+    h = random_history(seed, events=5)
+    rng = random.Random(seed)
+    for i, hs in history_steps(h):
+        pm = explicit_model(h.prefix(i))
+        for _ in range(4):
+            f = random_formula(rng, h, 2)
+            assert hs.pointed.holds(f) == holds(pm, f), (seed, i, str(f))
+
+
+# ------------------------------------------------------- known answers
+def three_hands() -> CardHistory:
+    return CardHistory(
+        Deck(["AS", "KS", "QS", "JS", "AH", "KH"]),
+        {"x": "AS KS", "y": "QS JS", "z": "AH KH", "pile": ""},
+        AGENTS,
+    )
+
+
+def test_a_hidden_play_then_a_pickup():
+    """x puts AS face down; y picks the pile up: x and y know where AS is, z knows only
+    that y got one of x's cards, and that x knows which."""
+    h = three_hands().then(
+        Move("AS", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"])
+    )
+    gk = GameKnowledge(h)
+    assert gk.knows("x", "has(y, AS)") and gk.knows("y", "has(y, AS)")
+    assert not gk.knows("z", "has(y, AS)")
+    # for z, x keeps one of the four spades and y holds the other three
+    assert gk.probability("z", "has(y, AS)") == Fraction(3, 4)
+    # z knows that x knows which spade went to y, without knowing it
+    assert gk.holds("K_z (K_x has(y, AS) | K_x has(y, KS) | K_x has(y, QS) | K_x has(y, JS))")
+    assert gk.holds("C_{x,y} has(y, AS) & ~E_{x,y,z} has(y, AS) & D_{x,z} has(y, AS)")
+    assert gk.holds("K_y K_x has(y, AS)")  # y saw AS arrive: only x can have put it there
+
+
+def test_perfect_recall_after_the_cards_move_on():
+    """x remembers the card it played even after the pile moved twice."""
+    h = three_hands().then(
+        Move("KS", "x", "pile", seen_by=["x"]),
+        MoveAll("pile", "z", seen_by=["z"]),
+        Move("AH", "z", "pile", seen_by=["z"]),
+    )
+    gk = GameKnowledge(h)
+    assert gk.knows("x", "has(z, KS) | has(pile, KS)")
+    assert not gk.knows("y", "has(z, KS) | has(pile, KS)")
+    assert gk.knows("z", "has(pile, AH) & has(z, KS)")
+    assert gk.holds("K_x ~K_y (has(z, KS) | has(pile, KS))")
+
+
+def test_a_count_fact_and_a_fact_formula():
+    h = three_hands().then(
+        Count("y", ["AS", "KS", "AH", "KH"], 0, 0),  # y shows out of aces and kings
+        Fact("~has(z, AS)"),
+    )
+    gk = GameKnowledge(h)
+    assert gk.holds("C_{x,y,z} (has(y, QS) & has(y, JS))")
+    assert gk.knows("z", "has(x, AS)")
+    assert gk.count("x") == 1
+
+
+def test_copies_count_atoms():
+    """Two decks: has(L, C#2) is "L holds both copies"."""
+    deck = Deck(["A", "B", "C"], copies=2)
+    h = CardHistory(deck, {"x": "A A B", "y": "B C", "z": "C"}, AGENTS)
+    gk = GameKnowledge(h)
+    assert gk.knows("x", "has(x, A#2) & ~has(y, A) & ~has(z, A)")
+    assert gk.knows("y", "has(x, B)") is False
+    assert gk.knows("z", "has(y, C) | has(x, C)")
+    assert gk.holds("K_x ~has(x, B#2)")
+    # for z, x's three cards are AAB, AAC, ABB, ABC or BBC (copies interchangeable)
+    assert gk.count("z") == 5
+    assert gk.probability("z", "has(x, A#2)") == Fraction(2, 5)
+    assert gk.probability("z", "has(x, A#1)") == gk.probability("z", "has(x, A)") == Fraction(4, 5)
+    assert GameKnowledge(h).holds("has(x, A#2)")
+
+
+def test_seat_numbers_are_aliases():
+    h = CardHistory(Deck(["A", "B", "C"]), {"P0": "A", "P1": "B", "P2": "C"}, ["P0", "P1", "P2"])
+    gk = GameKnowledge(h)
+    assert gk.holds("K_0 has(0, A) & K_P1 has(1, B) & ~K_2 has(0, A)")
+    assert gk.knows(2, "K_0 has(P0, A) | K_0 has(P0, B)")
+    assert gk.agent(1) == "P1" and gk.agent("P1") == "P1"
+
+
+# --------------------------------------------------------------- bad input
+def test_bad_events_are_named_and_change_nothing():
+    h = three_hands()
+    with pytest.raises(IllegalActionError, match="holds 0 of QS"):
+        h.then(Move("QS", "x", "pile"))
+    with pytest.raises(IllegalActionError, match="unknown location 'table'"):
+        h.then(Move("AS", "x", "table"))
+    with pytest.raises(IllegalActionError, match="unknown agent 'w'"):
+        h.then(Reveal("x", to=["w"]))
+    with pytest.raises(IllegalActionError, match="is false"):
+        h.then(Fact("has(x, QS)"))
+    with pytest.raises(IllegalActionError, match="hold 1 of AS"):
+        h.then(Count("x", "AS", 2, 2))
+    assert len(h) == 0 and h.content()["x"] == ("AS", "KS")
+    with pytest.raises(InvalidParameterError, match="copies of AH"):
+        CardHistory(Deck(["AS", "AH"]), {"x": "AS", "y": ""}, ["x", "y"])
+    with pytest.raises(InvalidParameterError, match="unknown location 'hand'"):
+        CardHistory(Deck(["AS"]), {"x": "AS"}, {"x": "hand"})
+
+
+def test_bad_queries_are_named():
+    gk = GameKnowledge(three_hands())
+    with pytest.raises(InvalidParameterError, match="unknown seat 'w'"):
+        gk.knows("w", "has(x, AS)")
+    with pytest.raises(UnknownAtomError, match="QD"):
+        gk.knows("x", "has(y, QD)")
+    with pytest.raises(UnknownAtomError, match="unknown location 'table'"):
+        gk.holds("has(table, AS)")
+    with pytest.raises(UnknownAtomError, match="copies"):
+        gk.holds("has(x, AS#2)")
+    with pytest.raises(UnknownAgentError, match="'w'"):
+        gk.holds("K_w has(x, AS)")
+    with pytest.raises(ParseError):
+        gk.holds("K_x (has(x, AS)")
+    with pytest.raises(KripkeError, match="propositional"):
+        three_hands().then(Fact("K_x has(x, AS)"))
+
+
+def test_probability_of_knowledge_needs_bounds():
+    """y saw x's face-down card: for z, y knows it is KS exactly when it is KS (the
+    deal decides it).  When y is shown one of two face-down cards, which one is a
+    hidden choice the deal does not decide: z gets bounds, and probability() says so."""
+    h = three_hands().then(Move("KS", "x", "pile", seen_by=["x", "y"]))
+    gk = GameKnowledge(h)
+    assert gk.probability_bounds("z", "K_y has(pile, KS)") == (Fraction(1, 4), Fraction(1, 4))
+    assert gk.probability("z", "K_y has(pile, KS)") == Fraction(1, 4)  # one of 4 spades
+    assert gk.probability("x", "K_y has(pile, KS)") == 1
+    h2 = three_hands().then(Move("AS KS", "x", "pile", seen_by=["x"]), Show("pile", "KS", to=["y"]))
+    g2 = GameKnowledge(h2)
+    lo, hi = g2.probability_bounds("z", "K_y has(pile, KS)")
+    assert lo == 0 and hi == Fraction(3, 6)  # the pile holds KS in 3 of the 6 pairs of spades
+    with pytest.raises(InvalidParameterError, match="probability_bounds"):
+        g2.probability("z", "K_y has(pile, KS)")
+    assert g2.probability("z", "has(pile, KS)") == Fraction(1, 2)
+
+
+def test_simplification_merges_a_players_plays_onto_one_pile():
+    """Two face-down plays by x onto the pile, with y's play between, are one hidden
+    move of two cards; the structure answers as the raw one does."""
+    h = three_hands().then(
+        Move("AS", "x", "pile", seen_by=["x"]),
+        Move("QS", "y", "pile", seen_by=["y"]),
+        Move("KS", "x", "pile", seen_by=["x"]),
+    )
+    steps = simplify_steps(h)
+    assert [(s.src, len(s.kinds)) for s in steps] == [("x", 2), ("y", 1)]
+    a, b = history_structure(h).pointed, history_structure(h, simplify=False).pointed
+    for f in ("K_z (has(pile, AS) & has(pile, KS))", "K_y ~has(x, AS)", "K_x K_y has(pile, QS)"):
+        assert a.holds(f) == b.holds(f)
