@@ -468,8 +468,14 @@ class SamplingBot(ViewBot):
         totals = dict.fromkeys(reps, 0.0)
         levels = 1 if v.hand_size(v.seat) >= 7 else 2
         # per deal a card scores between the worst miss and the best hit
-        hi_val = round_score_of(v, guess, guess)
-        lo_val = -2.0 * (v.cards + 2)
+        m0 = v.remaining_tricks
+        if r < 0:
+            hi_val = -2.0 * -r
+        elif r > m0:
+            hi_val = -2.0 * (r - m0)
+        else:
+            hi_val = round_score_of(v, guess, guess)
+        lo_val = -2.0 * (abs(r) + 3)
         live = list(reps)
         for k, hands in enumerate(deals):
             pos = Position(hands, v.trump, v.leader, tuple(v.trick))
