@@ -63,9 +63,18 @@ multiplier for the side that wins the last trick, minus its penalties.  The
 level change is δ = ⌊(attacking − dictator) / (20 n)⌋ + 1 with n decks
 (``step_per_deck`` = 20): δ > 0, the attackers go up δ levels; δ < 0, the
 dictator's team goes up |δ|; δ = 0, the attackers win without going up (the
-rule text leaves δ = 0 undefined; this is the project's reading).  The ZPY
-bonus level does not apply.  The next dictator is the next seat after the
-dictator on the winning side.
+rule text leaves δ = 0 undefined; this is the project's reading).  The
+rule text's example (attacking 105, dictator 195, 3 decks) writes −80 for
+105 − 195 = −90; both give δ = −1.  The ZPY bonus level does not apply.  The
+next dictator is the next seat after the dictator on the winning side.
+
+**Knowledge.**  :class:`SeatKnowledge` turns one seat's observations into
+exact deal knowledge (:mod:`games.deal`): claims are not facts; calls,
+reveals, silence (the claim was true) and peanut butter (it was false) are
+public announcements.  It answers whether the seat knows a claim is false,
+the probability that a claim can be true, and who may hold a friend card.
+:class:`Narrator` tells a game with that knowledge after each event
+(``kripke play bs-zpy --seed 5``).
 
 The default table is 5 players with 2 decks (an 8-card kitty, 20 cards
 each, one friend), the ZPY setting of zpy-reference §1; 4 to 10 players
@@ -95,7 +104,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, register_game
 from games.errors import IllegalActionError, InvalidParameterError
@@ -156,6 +165,8 @@ __all__ = [
     "claim_winner",
     "level_delta",
     "seat_knowledge",
+    "SeenPlay",
+    "Narrator",
     "narrate",
 ]
 
@@ -506,6 +517,11 @@ class ClaimPhase:
         return True
 
     # ---------------------------------------------------------------- checks
+    def max_lead(self) -> int:
+        """The most cards a lead can claim (the copies of the largest effective suit)."""
+        t = table(self.trump)
+        return max(len(faces) for faces in t.by_suit) * self.decks
+
     def claim_error(self, seat: int, n_cards: int, claim: Sequence[int]) -> str | None:
         """Why ``claim`` is not a well-formed claim for ``n_cards`` face-down cards, or ``None``."""
         if len(claim) != n_cards:
@@ -525,6 +541,8 @@ class ClaimPhase:
             return "it is not your turn"
         if not cards:
             return "put down at least one card"
+        if self.is_leading() and len(cards) > self.max_lead():
+            return f"a lead claim lies in one suit: at most {self.max_lead()} cards"
         for f, k in count_faces(cards).items():
             if self.hands[seat].get(f, 0) < k:
                 return f"you do not hold {k} × {card(f)}"
@@ -918,7 +936,9 @@ class BSZPYState(ShengjiState):
             hand = t.hands[seat]
             n_down = sum(self.down.values())
             if t.is_leading():
-                out = [_SELECT + f for f, k in hand.items() if k > self.down.get(f, 0)]
+                out = []
+                if n_down < t.max_lead():
+                    out = [_SELECT + f for f, k in hand.items() if k > self.down.get(f, 0)]
                 return out + ([COMMIT] if n_down else [])
             assert t.fmt is not None
             if n_down == t.fmt.size:
@@ -973,7 +993,7 @@ class BSZPYState(ShengjiState):
                 if not t.is_leading():
                     assert t.fmt is not None
                     return sum(self.down.values()) < t.fmt.size
-                return True
+                return sum(self.down.values()) < t.max_lead()
             if action == CLAIM_TRUE:
                 return not self.claiming and (
                     t.claim_error(player, sum(self.down.values()), _expand(self.down)) is None
@@ -1006,6 +1026,8 @@ class BSZPYState(ShengjiState):
                     if held
                     else (f"you do not hold {payload}")
                 )
+            if t.is_leading():
+                return f"a lead claim lies in one suit: at most {t.max_lead()} cards"
             return "you have put down as many cards as the lead"
         if kind == "claim_true":
             return "a lead claim must lie in one suit (your cards mix suits)"
@@ -1301,7 +1323,19 @@ def _suit_word(trump: Trump) -> str:
 
 
 # ================================================================== knowledge
-Constraint = tuple[str, str, tuple[int, ...], int]
+class Constraint(NamedTuple):
+    """A bound on the copies of ``faces`` in ``loc``: ``at_least`` / ``at_most`` ``k`` in total.
+
+    ``caps`` (optional) are per-face upper bounds equivalent to the total
+    bound given the lower bounds already in force; the constraint is then
+    applied as cell bounds (no joint constraint for the deal engine).
+    """
+
+    op: str
+    loc: str
+    faces: tuple[int, ...]
+    k: int
+    caps: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -1559,11 +1593,10 @@ class SeatKnowledge(SeatDeal):
         kn = self.knowledge
         kn.move_hidden(f"P{a}", "down", len(sp.claim))
         cons, exact = self._truth(sp.seat, sp.claim, sp.lead, pre=False)
-        faces = {f for _, loc, fs, _ in cons if loc == "down" for f in fs}
-        single = exact and len(faces) == 1 and all(loc == "down" for _, loc, _, _ in cons)
+        faces = {f for c in cons if c.loc == "down" for f in c.faces}
+        single = exact and len(faces) == 1 and all(c.loc == "down" for c in cons)
         if single:
-            _, _, fs, k = cons[0]
-            kn.at_most("down", self._names(fs), k - 1)
+            kn.at_most("down", self._names(cons[0].faces), cons[0].k - 1)
         else:
             self.relaxations += 1
         kn.move_all("down", "played")
@@ -1674,9 +1707,9 @@ class SeatKnowledge(SeatDeal):
                     if not stronger:
                         continue
                     if u.width == 1:
-                        out.append(("at_most", j, stronger, 0))
+                        out.append(Constraint("at_most", j, stronger, 0))
                     else:
-                        out.extend(("at_most", j, (f,), u.width - 1) for f in stronger)
+                        out.extend(Constraint("at_most", j, (f,), u.width - 1) for f in stronger)
             return out, exact
         fmt = self.trick_fmt
         assert fmt is not None
@@ -1684,7 +1717,12 @@ class SeatKnowledge(SeatDeal):
         suit_faces = t.by_suit[fmt.suit]
         m = sum(counts.get(f, 0) for f in suit_faces)
         if m < fmt.size:
-            out.append(("at_most", loc, tuple(suit_faces), m if pre else 0))
+            faces = tuple(suit_faces)
+            if pre:  # with the claimed cards held, "m led-suit cards" is "exactly those"
+                caps = tuple(counts.get(f, 0) for f in faces)
+                out.append(Constraint("at_most", loc, faces, m, caps))
+            else:
+                out.append(Constraint("at_most", loc, faces, 0))
             return out, True
         if self.rules.draw_policy != "no-protections":
             return out, False
@@ -1697,7 +1735,7 @@ class SeatKnowledge(SeatDeal):
                 w = groups[0][0]
                 for f in suit_faces:
                     cap = w - 1 if pre else w - 1 - counts.get(f, 0)
-                    out.append(("at_most", loc, (f,), cap))
+                    out.append(Constraint("at_most", loc, (f,), cap))
             else:
                 exact = False
         return out, exact
@@ -1708,22 +1746,39 @@ class SeatKnowledge(SeatDeal):
         """Constraints of "the claim is true" (the cards are as claimed and valid)."""
         where = f"P{seat}" if pre else "down"
         cons: list[Constraint] = [
-            ("at_least", where, (f,), k) for f, k in sorted(count_faces(claim).items())
+            Constraint("at_least", where, (f,), k) for f, k in sorted(count_faces(claim).items())
         ]
         v, exact = self._validity(seat, claim, lead, pre=pre)
+        if pre:  # drop upper bounds that counting already guarantees (no engine run for them)
+            unseen = self.unseen()
+            v = [
+                c
+                for c in v
+                if not (c[0] == "at_most" and sum(unseen[f] for f in c[2]) <= c[3])
+                or c[1] == f"P{self.seat}"
+            ]
         return cons + v, exact
 
     def _apply(self, kn: Any, c: Constraint) -> None:
-        op, loc, faces, k = c
-        names = self._names(faces)
-        if op == "at_least":
-            kn.at_least(loc, names, k)
-        else:
-            if k < 0:
-                from games.errors import InconsistentKnowledgeError
+        names = self._names(c.faces)
+        if c.op == "at_least":
+            kn.at_least(c.loc, names, c.k)
+            return
+        if c.k < 0:
+            from games.errors import InconsistentKnowledgeError
 
-                raise InconsistentKnowledgeError(f"{loc} would need fewer than 0 cards")
-            kn.at_most(loc, names, k)
+            raise InconsistentKnowledgeError(f"{c.loc} would need fewer than 0 cards")
+        if c.caps is not None:
+            zero = [n for n, cap in zip(names, c.caps, strict=True) if cap == 0]
+            if zero:
+                kn.void(c.loc, zero)
+            for n, cap in zip(names, c.caps, strict=True):
+                if cap > 0:
+                    kn.at_most(c.loc, [n], cap)
+        elif c.k == 0:
+            kn.void(c.loc, names)  # cell bounds, not a joint constraint
+        else:
+            kn.at_most(c.loc, names, c.k)
 
     def _chain(self, cons: Sequence[Constraint]) -> float:
         """Probability of a conjunction of constraints, factor by factor (chain rule)."""
@@ -1732,11 +1787,10 @@ class SeatKnowledge(SeatDeal):
         kn = self.knowledge.copy()
         p = 1.0
         for c in cons:
-            op, loc, faces, k = c
-            if k < 0:
+            if c.k < 0:
                 return 0.0
-            d = kn.count_distribution(self._names(faces), loc)
-            q = float(sum(d[k:])) if op == "at_least" else float(sum(d[: k + 1]))
+            d = kn.count_distribution(self._names(c.faces), c.loc)
+            q = float(sum(d[c.k :])) if c.op == "at_least" else float(sum(d[: c.k + 1]))
             if q <= 0.0:
                 return 0.0
             p *= min(q, 1.0)
@@ -1762,9 +1816,8 @@ class SeatKnowledge(SeatDeal):
         except InconsistentKnowledgeError:
             return False
         if cons:
-            _, loc, faces, _ = cons[0]
             try:
-                d = kn.count_distribution(self._names(faces), loc)
+                d = kn.count_distribution(self._names(cons[0].faces), cons[0].loc)
                 if any(x > 0 for x in d):
                     return True
             except (InconsistentKnowledgeError, ZeroDivisionError, FloatingPointError):
