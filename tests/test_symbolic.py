@@ -314,3 +314,12 @@ def test_knowledge_nested_in_actions(backend):
     after = product_update(ps, A, "e")
     assert holds(after, "K_a p & ~K_b p & K_b ~K_a p")
     assert not after.structure.is_s5("b")
+
+
+def test_small_structures_draw_as_their_explicit_model_and_large_ones_as_text():
+    from kripke.puzzles import muddy_children
+
+    small = muddy_children(3, [1], engine="symbolic")
+    assert small._repr_png_()[:4] == b"\x89PNG"
+    assert small.structure._repr_png_()[:4] == b"\x89PNG"
+    assert muddy_children(7, [1], engine="symbolic")._repr_png_() is None

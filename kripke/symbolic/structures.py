@@ -768,6 +768,9 @@ class KnowledgeStructure:
 
         return to_explicit(self)
 
+    def _repr_png_(self) -> bytes | None:
+        return _structure_png(self)
+
     # ----------------------------------------------------------- evaluator
     def _ev(self, f: Formula) -> BDD:
         fr = self._frame
@@ -1149,6 +1152,9 @@ class PointedStructure:
     def truth_set(self, f: Formula | str) -> BDD:
         return self.structure.truth_set(f)
 
+    def _repr_png_(self) -> bytes | None:
+        return _structure_png(self)
+
     def announce(self, f: Formula | str, *, check: bool = True) -> PointedStructure:
         """Public announcement of ``f`` (which must be true at the actual state).
 
@@ -1193,3 +1199,21 @@ class PointedStructure:
         except InvalidModelError:
             where = "several designated states"
         return f"PointedStructure({s!r}, {where})"
+
+
+_PNG_MAX_STATES = 64
+
+
+def _structure_png(obj: KnowledgeStructure | PointedStructure) -> bytes | None:
+    """The notebook picture of a small structure: its explicit model drawn by
+    :mod:`visualize` (``None``, hence the text form, beyond 64 states)."""
+    ks = obj.structure if isinstance(obj, PointedStructure) else obj
+    if ks.num_states() > _PNG_MAX_STATES:
+        return None
+    try:
+        from visualize import model_png  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    from kripke.symbolic.translate import to_explicit
+
+    return model_png(to_explicit(obj))  # type: ignore[arg-type]
