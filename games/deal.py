@@ -1480,6 +1480,18 @@ def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 _SINGLE_CACHE: dict[Any, Any] = {}
 
+#: Components with at most this many option combinations are enumerated at once.
+_PRODUCT_LIMIT = 4096
+
+
+def _product_size(sizes: Iterable[int]) -> int:
+    out = 1
+    for n in sizes:
+        out *= n
+        if out > _PRODUCT_LIMIT:
+            break
+    return out
+
 
 @functools.lru_cache(maxsize=20000)
 def _kind_options(
@@ -1756,6 +1768,81 @@ class _Engine:
             return copy_blk
         return blk
 
+    def _enumerate_product(
+        self,
+        ks: list[int],
+        cons: list[tuple[_Pred, list[dict[int, np.ndarray]]]],
+        qpred: _Pred | None,
+    ) -> _Block | None:
+        """Enumerate a small component at once: every combination of its kinds' options.
+
+        The same block as :meth:`_enumerate` (terms over location usage and
+        the query value, weights, moments) from a handful of array operations
+        instead of one merging stage per kind; its sampling stages are the
+        identity on the surviving combinations.
+        """
+        La = self.La
+        exact = self.exact
+        dt = object if exact else np.float64
+        nk = len(ks)
+        opts = [self._options(k) for k in ks]
+        sizes = [len(o[0]) for o in opts]
+        idx = np.indices(sizes).reshape(nk, -1)
+        P = idx.shape[1]
+        alloc = np.zeros((P, La), dtype=np.int64)
+        for i, (opt_arr, _) in enumerate(opts):
+            alloc += opt_arr[idx[i]]
+        ok = np.all(alloc <= self.s_act, axis=1) if La else np.ones(P, dtype=bool)
+        cols = [(ci, fi) for ci, (q, _) in enumerate(cons) for fi in range(len(q.forms))]
+        fv = np.zeros((P, len(cols)), dtype=np.int64)
+        for j, (ci, fi) in enumerate(cols):
+            fv[:, j] = cons[ci][0].forms[fi].offset
+            contrib = cons[ci][1][fi]
+            for i, k in enumerate(ks):
+                v = contrib.get(k)
+                if v is not None:
+                    fv[:, j] += (opts[i][0] @ v)[idx[i]]
+        is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
+        for ci, (q, _) in enumerate(cons):
+            if not is_q[ci]:
+                js = [j for j, (c2, _) in enumerate(cols) if c2 == ci]
+                ok &= q.accept(fv[:, js])
+        rows = np.flatnonzero(ok)
+        if len(rows) == 0:
+            return None
+        idx, alloc, fv = idx[:, rows], alloc[rows], fv[rows]
+        n = len(rows)
+        w = opts[0][1][idx[0]]
+        for i in range(1, nk):
+            w = w * opts[i][1][idx[i]]
+        qcol = next((j for j, (ci, _) in enumerate(cols) if is_q[ci]), None)
+        keycols = alloc if qcol is None else np.concatenate([alloc, fv[:, qcol : qcol + 1]], axis=1)
+        uniq, term = _unique_rows(keycols)
+        T = len(uniq)
+        tw = np.zeros(T, dtype=dt)
+        if exact:
+            tw[:] = 0
+        np.add.at(tw, term, w)
+        tm = np.zeros((T, nk if self.need_mom else 0, La), dtype=dt)
+        if self.need_mom:
+            if exact:
+                tm[...] = 0
+            m = np.stack([opts[i][0][idx[i]] for i in range(nk)], axis=1) * w[:, None, None]
+            np.add.at(tm, term, m)
+        blk = _Block()
+        blk.kinds = list(ks)
+        blk.allocs = uniq[:, :La]
+        blk.w = tw
+        blk.mom = tm
+        if self.need_stages:
+            same = np.arange(n)
+            ones = np.ones(n)
+            blk.stages = [(same, idx[i], same, ones, opts[i][0]) for i in range(nk)]
+            blk.final = (same, np.asarray(w, dtype=np.float64))
+        blk.term_of_final = term
+        blk.qv = uniq[:, La] if qcol is not None else None
+        return blk
+
     def _enumerate(
         self,
         ks: list[int],
@@ -1768,6 +1855,8 @@ class _Engine:
         last kind it involves is placed; kinds are ordered so that
         constraints close early.
         """
+        if _product_size(self._options(k)[0].shape[0] for k in ks) <= _PRODUCT_LIMIT:
+            return self._enumerate_product(ks, cons, qpred)
         La = self.La
         exact = self.exact
         dt = object if exact else np.float64
