@@ -3,9 +3,16 @@
 1. Rounds per second of complete rounds (deal with bidding, exchange, friends,
    every trick, scoring) with four heuristic bots (``tractor``) and six
    (``zpy``), and with random bots as the baseline of the engine alone.
-2. Legal-follow enumeration (:func:`games.shengji.legal_follows`) for seeded
-   25-card hands of a two-deck deal against single, pair, tractor and throw
-   leads in a suit the hand holds: microseconds per call (median and worst).
+2. Legal follows for seeded 25-card hands of a two-deck deal against single,
+   pair, tractor and throw leads in a suit the hand holds, microseconds per
+   call: building :class:`games.shengji.FollowRules` (the description of every
+   legal follow that the engine and the bots use: card-by-card choices and
+   legality checks), and listing every legal follow with
+   :func:`games.shengji.legal_follows`, whose cost grows with the number of
+   plays (tens of thousands when a short hand may discard any 5 of 24 cards).
+   Median, 99th percentile and worst case, timed with the garbage collector
+   off (as :mod:`timeit` does); the worst case includes any pause of a shared
+   machine.
 
     python3 benchmarks/shengji_speed.py [--rounds 100] [--hands 200]
 """
@@ -13,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -22,7 +30,7 @@ from _common import table
 from tqdm import tqdm
 
 from games.base import load_game, make_bot, play_game
-from games.shengji import Trump, legal_follows, parse_cards
+from games.shengji import FollowRules, Trump, legal_follows, parse_cards
 from games.shengji.cards import full_deck
 from games.shengji.formats import lead_format
 from games.shengji.trump import table as trump_table
@@ -47,6 +55,11 @@ LEADS = {
 }
 
 
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
 def follow_times(hands: int) -> list[list[object]]:
     rng = random.Random(0)
     trump = Trump("2", "S")
@@ -56,23 +69,33 @@ def follow_times(hands: int) -> list[list[object]]:
     for name, lead in LEADS.items():
         fmt = lead_format(parse_cards(lead), trump)
         legal_follows(deck[:25], fmt, trump)  # warm the decomposition caches
-        times, sizes = [], []
+        rules, times, sizes = [], [], []
+        gc.collect()
+        gc.disable()  # as timeit does: no collector pauses inside the timings
         for _ in range(hands):
             rng.shuffle(deck)
             hand = deck[:25]
             if not any(t.esuit[c] == fmt.suit for c in hand):
                 continue
             t0 = time.perf_counter()
+            FollowRules(hand, fmt)
+            t1 = time.perf_counter()
             plays = legal_follows(hand, fmt, trump)
-            times.append(time.perf_counter() - t0)
+            t2 = time.perf_counter()
+            rules.append(t1 - t0)
+            times.append(t2 - t1)
             sizes.append(len(plays))
+        gc.enable()
         rows.append(
             [
                 name,
                 len(times),
                 statistics.median(sizes),
                 max(sizes),
+                round(1e6 * statistics.median(rules), 1),
+                round(1e6 * _pct(rules, 0.99), 1),
                 round(1e6 * statistics.median(times), 1),
+                round(1e6 * _pct(times, 0.99), 1),
                 round(1e6 * max(times), 1),
             ]
         )
@@ -93,7 +116,9 @@ def main() -> None:
     print(table(["variant", "players", "bots", "rounds/s (wall)", "rounds/s (cpu)"], rows))
     print()
     print("legal_follows for a 25-card hand (2 decks, trump 2 of spades, lead in hearts)")
-    print(table(["lead", "hands", "median plays", "max plays", "median µs", "max µs"], follow_times(args.hands)))
+    heads = ["lead", "hands", "median plays", "max plays", "rules µs (median)", "rules µs (p99)"]
+    heads += ["list µs (median)", "list µs (p99)", "list µs (max)"]
+    print(table(heads, follow_times(args.hands)))
 
 
 if __name__ == "__main__":

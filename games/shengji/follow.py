@@ -256,8 +256,9 @@ class FollowRules:
         if self.short:
             rest = {f: c for f, c in self.hand.items() if f not in self.in_suit}
             base = _expand(self.in_suit)
+            card_of = CARDS.__getitem__
             for extra in _multiset_combinations(rest, self.n - self.n_in_suit):
-                yield tuple(CARDS[f] for f in sorted(base + list(extra)))
+                yield tuple(map(card_of, sorted((*base, *extra))))
             return
         seen: set[tuple[int, ...]] = set()
         for sk, singles in self.skeletons:
@@ -266,37 +267,51 @@ class FollowRules:
                 rest[f] -= k
             base = _expand(sk)
             for extra in _multiset_combinations(rest, singles):
-                p = tuple(sorted(base + list(extra)))
+                p = tuple(sorted((*base, *extra)))
                 if p not in seen:
                     seen.add(p)
-                    yield tuple(CARDS[f] for f in p)
+                    yield tuple(map(CARDS.__getitem__, p))
 
 
 def _expand(counts: Mapping[int, int]) -> list[int]:
     return [f for f in sorted(counts) for _ in range(counts[f])]
 
 
-def _multiset_combinations(counts: Mapping[int, int], k: int) -> Iterator[tuple[int, ...]]:
+def _multiset_combinations(counts: Mapping[int, int], k: int) -> list[tuple[int, ...]]:
+    """Every distinct ``k``-card sub-multiset of ``counts``, each a sorted tuple of
+    faces, in increasing lexicographic order.
+
+    Built bottom-up with the suffixes shared (the combinations of the faces from
+    ``i`` on are computed once per size), so the cost is about one tuple
+    concatenation per result.
+    """
     faces = [f for f in sorted(counts) if counts[f] > 0]
     if k == 0:
-        yield ()
-        return
+        return [()]
     if all(counts[f] == 1 for f in faces):
-        yield from combinations(faces, k)
-        return
+        return list(combinations(faces, k))
+    room = [0] * (len(faces) + 1)
+    for i in range(len(faces) - 1, -1, -1):
+        room[i] = room[i + 1] + counts[faces[i]]
+    memo: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
-    def rec(i: int, k: int) -> Iterator[tuple[int, ...]]:
+    def rec(i: int, k: int) -> list[tuple[int, ...]]:
         if k == 0:
-            yield ()
-            return
-        if i == len(faces):
-            return
+            return [()]
+        if room[i] < k:
+            return []
+        hit = memo.get((i, k))
+        if hit is not None:
+            return hit
         f = faces[i]
+        out: list[tuple[int, ...]] = []
         for take in range(min(counts[f], k), -1, -1):
-            for rest in rec(i + 1, k - take):
-                yield (f,) * take + rest
+            head = (f,) * take
+            out.extend([head + rest for rest in rec(i + 1, k - take)])
+        memo[i, k] = out
+        return out
 
-    yield from rec(0, k)
+    return rec(0, k)
 
 
 def _skeletons(counts: Counts, groups: list[tuple[int, ...]], trump: Trump) -> Iterator[Counts]:
