@@ -842,26 +842,43 @@ class BoerenBridgeState(State):
         return list(self._undealt)
 
     def seat_view(self, seat: int) -> list[tuple[str, str]]:
-        """The table as ``seat`` sees it (built from its observations only).
+        """The table as ``seat`` sees it now (built from its observations only).
+
+        Rows: the seat, who is to move (or that cards are being dealt, the
+        trump turned up, the game over), the round, the seat's hand, the
+        trump, one row per seat (its guess, tricks, cards left, score and
+        shown voids; once a round is scored, the round's result), the last
+        completed trick with its winner and the trick on the table.
 
         Examples
         --------
         >>> from games.base import load_game
         >>> state = random_playout(load_game("boerenbridge"), seed=4, stop_after=78)
-        >>> dict(state.seat_view(0))["round"]
-        '3 of 15 · 4 cards · dealer South'
+        >>> rows = dict(state.seat_view(0))
+        >>> rows["round"], rows["to move"]
+        ('3 of 15 · 4 cards · dealer South', 'North to play')
         """
         if not 0 <= seat < self._np:
             raise InvalidParameterError(f"seat {seat} does not exist; seats are 0..{self._np - 1}")
         v = SeatView.from_state(self, seat)
-        rows = [("seat", SEAT_NAMES[seat])]
+        ph = self._phase
+        if ph == _PHASE_OVER:
+            turn = "game over"
+        elif ph == _PHASE_DEAL:
+            turn = f"dealing round {self._round + 1} ({self._n} cards each)"
+        elif ph == _PHASE_TRUMP:
+            turn = "turning up the trump"
+        else:
+            verb = "guess" if ph == _PHASE_GUESS else "play"
+            turn = f"{SEAT_NAMES[self._current_player()]} to {verb}"
+        rows = [("seat", SEAT_NAMES[seat]), ("to move", turn)]
         if v.round_index < 0:
-            return rows + [("round", "dealing")]
+            return rows
         rows.append(
             (
                 "round",
                 f"{v.round_index + 1} of {len(self._params.rounds)} · {v.cards} cards · "
-                f"dealer {SEAT_NAMES[v.dealer]}",
+                f"dealer {SEAT_NAMES[v.dealer]}" + (" · scored" if v.round_over else ""),
             )
         )
         rows.append(("hand", " ".join(card_pretty(c) for c in cards_of(v.hand)) or "-"))
@@ -872,17 +889,32 @@ class BoerenBridgeState(State):
             rows.append(("trump", t))
         for p in range(self._np):
             g = v.guesses[p]
+            if v.round_over:
+                rows.append(
+                    (
+                        SEAT_NAMES[p],
+                        f"guessed {g} · took {v.tricks[p]} · {v.last_points[p]:+d} points · "
+                        f"score {v.scores[p]}",
+                    )
+                )
+                continue
             voids = "".join(SUIT_SYMBOLS[x] for x in range(4) if v.voids[p] >> x & 1)
             rows.append(
                 (
                     SEAT_NAMES[p],
                     f"guess {'-' if g is None else g} · tricks {v.tricks[p]} · "
-                    f"{v.hand_size(p)} cards · score {v.scores[p]}"
-                    + (f" · void {voids}" if voids else ""),
+                    f"{v.hand_size(p)} card{'' if v.hand_size(p) == 1 else 's'} · "
+                    f"score {v.scores[p]}" + (f" · void {voids}" if voids else ""),
                 )
             )
+        if v.last_trick and v.last_winner is not None:
+            played = " ".join(f"{SEAT_NAMES[s][0]}:{card_pretty(c)}" for s, c in v.last_trick)
+            rows.append(("last trick", f"{played} · won by {SEAT_NAMES[v.last_winner]}"))
         if v.trick:
-            rows.append(("trick", " ".join(card_pretty(c) for c in v.trick)))
+            played = " ".join(
+                f"{SEAT_NAMES[s][0]}:{card_pretty(c)}" for s, c in v.plays[-len(v.trick) :]
+            )
+            rows.append(("trick", played))
         return rows
 
     def _card_history(self) -> Any:
@@ -1063,6 +1095,13 @@ class SeatView:
         self.played_by = [0] * self.players
         self.voids = [0] * self.players
         self.scores = [0] * self.players
+        #: whether the round in the view has been scored (the next one not yet dealt)
+        self.round_over = False
+        #: points of the last scored round, per seat
+        self.last_points: tuple[int, ...] = ()
+        #: the last completed trick as ``(seat, card)`` pairs, and who won it
+        self.last_trick: tuple[tuple[int, int], ...] = ()
+        self.last_winner: int | None = None
         self.version = 0
         self._kcache: tuple[int, Any] | None = None
 
@@ -1096,6 +1135,8 @@ class SeatView:
                 self.hand &= ~(1 << c)
         elif kind == "trick":
             w = obs["winner"]
+            self.last_trick = tuple(self.plays[-self.players :])
+            self.last_winner = w
             self.tricks[w] += 1
             self.leader = w
             self.trick = []
@@ -1119,6 +1160,9 @@ class SeatView:
             self.played = 0
             self.played_by = [0] * self.players
             self.voids = [0] * self.players
+            self.round_over = False
+            self.last_trick = ()
+            self.last_winner = None
         elif kind == "hand":
             cards = obs.get("cards")
             if cards is not None and obs["seat"] == self.seat:
@@ -1134,6 +1178,8 @@ class SeatView:
             self.trump_card = None if card is None else _CARD_OF_TEXT[card]
         elif kind == "score":
             self.scores = list(obs["scores"])
+            self.last_points = tuple(obs["points"])
+            self.round_over = True
 
     # ------------------------------------------------------------ queries
     @property

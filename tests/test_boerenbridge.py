@@ -304,6 +304,94 @@ def test_a_seat_view_rebuilt_from_observations_matches_the_state():
                     assert v.legal_cards() == state.legal_actions()
 
 
+def _pretty_seated(plays):
+    from games.boerenbridge import SEAT_NAMES, card_pretty
+
+    return " ".join(f"{SEAT_NAMES[s][0]}:{card_pretty(c)}" for s, c in plays)
+
+
+@pytest.mark.parametrize("variant", ["standard", "lamas"])
+def test_seat_view_shows_the_current_table_at_every_step(variant):
+    # The rows follow the state after every action: whose turn it is, the trick
+    # on the table and the last completed one, the current guesses and tricks;
+    # once a round is scored (and while the next is dealt), its result -- never
+    # the events of a finished round as if they were current.
+    from games.boerenbridge import SEAT_NAMES, card_pretty
+
+    game = load_game("boerenbridge", variant=variant)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    trick_log: list[tuple[int, int]] = []
+    last_trick = None
+    step = 0
+    checked_between_rounds = checked_last_trick = 0
+    while True:
+        step += 1
+        if state.is_terminal() or step % 5 == 0 or state.phase == "deal":
+            seat = step % 4
+            rows = state.seat_view(seat)
+            d = dict(rows)
+            assert rows[0] == ("seat", SEAT_NAMES[seat])
+            if state.is_terminal():
+                assert d["to move"] == "game over"
+            elif state.phase == "deal":
+                assert d["to move"].startswith(f"dealing round {state.round_index + 1} ")
+            elif state.phase in ("guess", "play"):
+                assert d["to move"] == f"{SEAT_NAMES[state.current_player()]} to {state.phase}"
+            scored = state.records and (state.phase in ("deal", "over"))
+            if scored:
+                rec = state.records[-1]
+                assert d["round"].endswith("· scored")
+                for p in range(4):
+                    assert d[SEAT_NAMES[p]] == (
+                        f"guessed {rec.guesses[p]} · took {rec.tricks[p]} · "
+                        f"{rec.points[p]:+d} points · score {state.scores[p]}"
+                    )
+                checked_between_rounds += 1
+            elif state.phase in ("guess", "play"):
+                assert "scored" not in d["round"]
+                assert d["hand"] == (" ".join(card_pretty(c) for c in state.hand(seat)) or "-")
+                for p in range(4):
+                    g = state.guesses[p]
+                    assert d[SEAT_NAMES[p]].startswith(
+                        f"guess {'-' if g is None else g} · tricks {state.tricks_won[p]} · "
+                    )
+                    assert d[SEAT_NAMES[p]].split(" · ")[3] == f"score {state.scores[p]}"
+                if state.current_trick:
+                    k = len(state.current_trick)
+                    assert d["trick"] == _pretty_seated(state.plays[-k:])
+                else:
+                    assert "trick" not in d
+            if last_trick is not None and state.phase != "guess":
+                assert d["last trick"] == last_trick
+                checked_last_trick += 1
+            # nothing of another seat's hand shows
+            shown = " ".join(v for _, v in rows)
+            for p in range(4):
+                if p != seat and state.phase in ("guess", "play"):
+                    assert not any(card_pretty(c) in shown for c in state.hand(p))
+        if state.is_terminal():
+            break
+        if state.phase == "deal" and not state.hand(0):
+            trick_log = []
+            last_trick = None
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            seat_to_play, trump = state.current_player(), state.trump
+            action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+            if action < NUM_CARDS:
+                trick_log.append((seat_to_play, action))
+                if len(trick_log) % 4 == 0:
+                    done = trick_log[-4:]
+                    w = done[trick_winner([c for _, c in done], trump)][0]
+                    last_trick = f"{_pretty_seated(done)} · won by {SEAT_NAMES[w]}"
+    assert checked_between_rounds > 0 and checked_last_trick > 0
+
+
 @pytest.mark.parametrize("name", ["standard_seed3", "lamas_seed3", "3players_seed5"])
 def test_golden_playthroughs(name):
     spec = importlib.util.spec_from_file_location(
