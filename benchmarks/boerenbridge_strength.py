@@ -1,10 +1,11 @@
 """BoerenBridge strength: each bot alone against three greedy bots, in both variants.
 
     python benchmarks/boerenbridge_strength.py [--games 2000] [--workers 2] [--out-dir DIR]
+        [--only standard:sampling,lamas:knowledge] [--summarize]
 
 Every table is a seeded tournament of the shared harness (``games.tournament``:
 seats rotated, results streamed to ``DIR/boerenbridge_<variant>_<bot>.jsonl`` so
-an interrupted run resumes).  The table reports, per variant and bot, its mean
+an interrupted run resumes; ``--summarize`` only reads the files).  The table reports, per variant and bot, its mean
 game score, the mean score of the three greedy bots at its tables, and the mean
 per-game difference (bot minus the greedy average of the same game) with a 95%
 interval.  The same runs from the command line:
@@ -65,6 +66,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--out-dir", default=str(Path(tempfile.gettempdir()) / "boerenbridge-strength"))
     ap.add_argument("--only", default=None, help="comma-separated variant:bot tables to run")
+    ap.add_argument(
+        "--summarize",
+        action="store_true",
+        help="play nothing: summarise the games already in the result files",
+    )
     args = ap.parse_args()
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -75,6 +81,11 @@ def main() -> None:
     rows = []
     for variant, hero in chosen:
         path = out_dir / f"boerenbridge_{variant}_{hero}.jsonl"
+        if args.summarize:
+            if path.exists():
+                n, h, g, d, half = paired(path, hero)
+                rows.append([variant, hero, n, f"{h:.1f}", f"{g:.1f}", f"{d:+.1f} ± {half:.1f}"])
+            continue
         run_tournament(
             "boerenbridge",
             [hero, "greedy", "greedy", "greedy"],
