@@ -140,13 +140,13 @@ class Deck:
                 raise CardParseError(f"{r!r} is not a rank of the standard deck")
         names = [r + s for s in STANDARD_SUITS for r in ranks]
         suits = {n: n[-1] for n in names}
-        ranks = {n: n[:-1] for n in names}
+        rank_of = {n: n[:-1] for n in names}
         aliases = {"T" + s: "10" + s for s in STANDARD_SUITS}
         if jokers:
             names += ["SJ", "BJ"]
-            ranks.update({"SJ": "SJ", "BJ": "BJ"})
+            rank_of.update({"SJ": "SJ", "BJ": "BJ"})
             aliases.update({"J-": "SJ", "J+": "BJ"})
-        return cls(names, copies, suits=suits, ranks=ranks, aliases=aliases)
+        return cls(names, copies, suits=suits, ranks=rank_of, aliases=aliases)
 
     @classmethod
     def ranks(cls, n: int, copies: int = 4) -> Deck:
