@@ -398,3 +398,39 @@ def test_seat_deal_learns_voids_and_blocked_throws():
 
 def parse_cards_names(text):
     return [str(c) for c in parse_cards(text)]
+
+
+def test_seat_view_shows_own_hand_and_only_counts_of_others():
+    """The notebook table of a seat: its own hand exactly, other hands as counts only,
+    at every step of a whole random round (no hidden card in another seat's row)."""
+    import random
+
+    from games.base import TERMINAL, load_game
+    from games.shengji.cards import parse_cards
+
+    state = load_game("shengji", variant="tractor").new_initial_state()
+    rng = random.Random(3)
+    names = [state.seat_name(s) for s in range(4)]
+    steps = 0
+    while state.current_player() != TERMINAL:
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+        if steps % 7:
+            continue
+        for seat in range(4):
+            rows = dict(state.seat_view(seat))
+            shown = parse_cards(rows["hand"]) if rows["hand"] != "—" else []
+            chosen = parse_cards(rows.get("choosing", rows.get("burying", "")))
+            held = list(state.hand(seat))
+            if state.phase == "bury" and seat == state.round_landlord:
+                held += state.buried  # taken out of the hand one at a time
+            assert sorted(shown + chosen) == sorted(held)
+            for other in range(4):
+                if other != seat:
+                    count = rows[names[other]].split(" · ")[0]
+                    if count.startswith("took up the kitty"):
+                        assert state.phase == "bury"
+                    else:
+                        assert count.split()[0] == str(len(state.hand(other)))
+    assert dict(state.seat_view(0))["to move"] == "match over"
+    assert "<table" in state._repr_html_()

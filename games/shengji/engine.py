@@ -378,6 +378,12 @@ class ShengjiState(State):
         """Readable name of a seat."""
         return seat_name(seat, self.n)
 
+    def seat_view(self, seat: int) -> list[tuple[str, str]]:
+        """The table as ``seat`` sees it (see :func:`games.shengji.knowledge.seat_view_rows`)."""
+        from games.shengji.knowledge import seat_view_rows
+
+        return seat_view_rows(self, seat)
+
     def bid_rank(self, seat: int) -> int:
         """The rank whose cards ``seat`` may show now."""
         who = self.round_landlord if self.round_landlord is not None else seat
@@ -400,7 +406,8 @@ class ShengjiState(State):
         )
 
     def hand(self, seat: int) -> list[Card]:
-        """``seat``'s current cards (without cards selected for a play in progress)."""
+        """``seat``'s current cards (cards selected for a play in progress included;
+        cards already buried excluded)."""
         h = self.play.hands[seat] if self.play is not None else self.hands[seat]
         return [card(f) for f in sorted(h) for _ in range(h[f])]
 

@@ -13,6 +13,8 @@ Exact deal knowledge (probabilities, sampling) lives in
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.base import Observation
 from games.shengji.cards import NUM_FACES, Card, card
 from games.shengji.formats import Format, count_faces, lead_format
@@ -20,7 +22,7 @@ from games.shengji.friends import FriendSlot, FriendTracker
 from games.shengji.tricks import TrickState
 from games.shengji.trump import SUIT_LABELS, Trump, rank_index, table
 
-__all__ = ["SeatView"]
+__all__ = ["SeatView", "seat_view_rows"]
 
 
 def _trump_from(obs: Observation) -> Trump:
@@ -209,3 +211,109 @@ class SeatView:
         for c in self.buried:
             out[c] -= 1
         return out
+
+
+def seat_view_rows(state: Any, seat: int) -> list[tuple[str, str]]:
+    """The table of a Shengji/ZPY state as ``seat`` sees it, as ``(what, value)`` rows.
+
+    Built from ``seat``'s observations and the public match state only: who is
+    to move, the levels, the trump and landlord, the friend cards and who has
+    joined, the seat's own hand (sorted by trump order once the trump is
+    known), every other seat's card count, the points each seat has won this
+    round, the voids it has shown, the trick on the table and the result of
+    the last round.
+
+    Examples
+    --------
+    >>> import random
+    >>> from games.base import load_game
+    >>> state, rng = load_game("shengji", variant="tractor").new_initial_state(), random.Random(1)
+    >>> while state.phase != "play" or len(state.hand(0)) > 20:
+    ...     state.apply_action(rng.choice(state.legal_actions()))
+    >>> rows = dict(seat_view_rows(state, 2))
+    >>> rows["seat"], sorted(rows["hand"].split()) == sorted(str(c) for c in state.hand(2))
+    ('South', True)
+    >>> rows["North"]   # another seat: only what South can see
+    '20 cards · 5 points won'
+
+    """
+    from games.base import CHANCE, TERMINAL
+    from games.errors import InvalidParameterError
+    from games.shengji.cards import format_cards
+    from games.shengji.trump import rank_name, sort_cards
+
+    n = state.n
+    if not 0 <= seat < n:
+        raise InvalidParameterError(f"seat {seat} does not exist; seats are 0..{n - 1}")
+    r = state.rules
+    name = state.seat_name
+    v = SeatView(n, seat, r.decks, r.hand_size, r.fixed_teams)
+    last_round = None
+    for o in state.observations(seat):
+        if o.kind == "round_end":
+            last_round = o
+        v.update(o)
+    cur = state.current_player()
+    if cur == TERMINAL:
+        turn = "match over"
+    elif cur == CHANCE:
+        turn = "dealing" if v.phase == "deal" else "chance"
+    else:
+        turn = f"{name(cur)} to {'play' if v.phase == 'play' else 'bid, bury or name friends'}"
+    rows = [("seat", name(seat)), ("to move", turn)]
+    rows.append(("levels", " · ".join(f"{name(s)} {rank_name(state.ranks[s])}" for s in range(n))))
+    if v.trump is not None:
+        rows.append(("trump", str(v.trump)))
+    if v.landlord is not None:
+        rows.append(("landlord", name(v.landlord)))
+    if v.slots:
+        team = v.team()
+        joined = ", ".join(name(s) for s in sorted(team - {v.landlord})) or "nobody yet"
+        rows.append(("friends", f"{', '.join(str(s) for s in v.slots)} (joined: {joined})"))
+    # the seat's own moves in progress (cards chosen one at a time) are its own knowledge
+    chosen: list[Card] = []
+    if state.phase == "bury" and state.round_landlord == seat:
+        chosen = list(state.buried)
+    elif state.phase == "play" and cur == seat:
+        chosen = [card(f) for f in sorted(state.selection) for _ in range(state.selection[f])]
+    left = dict(v.hand)
+    for c in chosen:
+        SeatView._drop(left, c)
+    hand = [card(f) for f in sorted(left) for _ in range(left[f])]
+    if v.trump is not None:
+        hand = sort_cards(hand, v.trump)
+        chosen = sort_cards(chosen, v.trump)
+    rows.append(("hand", format_cards(hand) or "—"))
+    if chosen:
+        rows.append(("burying" if state.phase == "bury" else "choosing", format_cards(chosen)))
+    if v.kitty_seen:
+        rows.append(("kitty taken up", format_cards(v.kitty_seen)))
+    if v.buried:
+        rows.append(("buried", format_cards(v.buried)))
+    for s in range(n):
+        if s == seat:
+            continue
+        if v.phase == "exchange" and s == v.landlord:
+            parts = [f"took up the kitty, burying {r.kitty} cards"]
+        else:
+            parts = [f"{v.sizes[s]} card{'' if v.sizes[s] == 1 else 's'}"]
+        if v.piles[s]:
+            parts.append(f"{v.piles[s]} points won")
+        if v.voids[s]:
+            parts.append("void in " + ", ".join(SUIT_LABELS[x] for x in sorted(v.voids[s])))
+        rows.append((name(s), " · ".join(parts)))
+    if v.piles[seat]:
+        rows.append(("points won", str(v.piles[seat])))
+    if v.trick_plays:
+        rows.append(
+            (
+                "trick",
+                " · ".join(
+                    f"{name(s)} {format_cards(p)}"
+                    for s, p in zip(v.trick_seats, v.trick_plays, strict=True)
+                ),
+            )
+        )
+    if last_round is not None:
+        rows.append(("last round", str(last_round["result"])))
+    return rows
