@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
@@ -158,10 +158,10 @@ def choose_follow(
         cands = [tuple(_greedy_follow(rules))]
     partner_winning = trick_seats[trick.winner] in partners
 
-    def cost(p: Sequence[int]) -> int:
+    def cost(p: Iterable[int]) -> int:
         return sum(_value(f, t.strength, t.esuit, _PTS[f]) for f in p)
 
-    def pts(p: Sequence[int]) -> int:
+    def pts(p: Iterable[int]) -> int:
         return sum(_PTS[f] for f in p)
 
     if partner_winning:
@@ -436,8 +436,9 @@ class SamplingBot(_ViewBot):
         phase.play(self.seat, first)
         rng = self.rng
         while not phase.is_over():
-            s = phase.to_play()
-            assert s is not None
+            who = phase.to_play()
+            assert who is not None
+            s = who
             h = phase.hands[s]
             if phase.is_leading():
                 unseen = [self.rules.decks - h.get(f, 0) for f in range(NUM_FACES)]

@@ -670,9 +670,9 @@ class ShengjiState(State):
             if rank == NT:
                 self.trump = Trump(NT, None)
             else:
-                first = self.kitty_cards[0]
-                self._observe("kitty_reveal", None, card=first)
-                self.trump = Trump(rank, None if first >= SMALL_JOKER else first // 13)
+                top = self.kitty_cards[0]
+                self._observe("kitty_reveal", None, card=top)
+                self.trump = Trump(rank, None if top >= SMALL_JOKER else top // 13)
         ll = self.round_landlord
         assert ll is not None
         self._observe("trump", ll, rank=rank_name(self.trump.rank), suit=_suit_text(self.trump))

@@ -223,8 +223,8 @@ class FollowRules:
         label = SUIT_LABELS[self.suit]
         for f, k in sorted(sel.items()):
             if k > self.hand.get(f, 0):
-                held = self.hand.get(f, 0)
-                return f"you hold {held} {card(f)}" if held else f"you do not hold {card(f)}"
+                have = self.hand.get(f, 0)
+                return f"you hold {have} {card(f)}" if have else f"you do not hold {card(f)}"
         total = sum(sel.values())
         if total != self.n:
             return f"must play {self.n} card{'s' if self.n != 1 else ''}, not {total}"

@@ -199,9 +199,9 @@ def _tractors_from(
     if c0 < min_width:
         return []
     out: list[Unit] = []
-    frontier = [((start,), c0)]
+    frontier: list[tuple[tuple[int, ...], int]] = [((start,), c0)]
     while frontier:
-        nxt = []
+        nxt: list[tuple[tuple[int, ...], int]] = []
         for path, width in frontier:
             for f in succ[path[-1]]:
                 n = counts.get(f, 0)
@@ -379,7 +379,8 @@ def full_decomposition_ordering(n: int) -> tuple[Shape, ...]:
     out: list[Shape] = []
     for g in _groupings(n):
         gt1 = tuple(v for v in g if v > 1)
-        ones = ((1,),) * (len(g) - len(gt1))
+        ones: tuple[tuple[int, ...], ...] = ((1,),) * (len(g) - len(gt1))
+        shapes: list[Shape]
         if not gt1:
             shapes = [ones]
         else:

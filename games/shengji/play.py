@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from games.errors import IllegalActionError
-from games.shengji.cards import Card, card_points, format_cards
+from games.shengji.cards import Card, card, card_points, format_cards
 from games.shengji.follow import FollowRules
 from games.shengji.formats import Format, count_faces, lead_format
 from games.shengji.friends import FriendJoin, FriendTracker
@@ -187,8 +187,8 @@ class PlayPhase:
         if err is not None:
             raise IllegalActionError(f"P{seat} cannot play {format_cards(cards)}: {err}")
         if self.is_leading():
-            return self._lead(seat, list(cards))
-        self._follow(seat, list(cards))
+            return self._lead(seat, list(map(card, cards)))
+        self._follow(seat, list(map(card, cards)))
         return None
 
     def replay(self, seat: int, cards: Sequence[int], fmt: Format | None = None) -> None:
@@ -203,9 +203,9 @@ class PlayPhase:
             self.trick = TrickState(
                 fmt or lead_format(cards, self.trump), list(cards), self.throw_policy
             )
-            self.current = [PlayRecord(seat, list(cards))]
+            self.current = [PlayRecord(seat, list(map(card, cards)))]
         else:
-            self._follow(seat, list(cards))
+            self._follow(seat, list(map(card, cards)))
 
     def _remove(self, seat: int, cards: Iterable[int]) -> None:
         h = self.hands[seat]

@@ -307,12 +307,12 @@ class Table:
                     "friends are named by the landlord after burying the kitty"
                 )
             slots = [parse_friend(tok) for tok in rest.split()]
-            acts = [friend_action(s.card, s.ordinal) for s in slots]
+            acts = [friend_action(sl.card, sl.ordinal) for sl in slots]
             legal = set(st.legal_actions(seat))
-            for a, s in zip(acts, slots, strict=True):
+            for a, sl in zip(acts, slots, strict=True):
                 if a not in legal:
                     raise IllegalActionError(
-                        f"{s} cannot be a friend card (no trumps, ordinal 1..{st.rules.decks}, no repeats)"
+                        f"{sl} cannot be a friend card (no trumps, ordinal 1..{st.rules.decks}, no repeats)"
                     )
             if len(slots) > st.rules.friends - len(st.slots):
                 raise IllegalActionError(f"name {st.rules.friends - len(st.slots)} friend card(s)")

@@ -275,7 +275,9 @@ class TrickState:
     def __init__(self, fmt: Format, lead_cards: Sequence[int] | None = None, policy: str = "all"):
         self.fmt = fmt
         self.policy = policy
-        self.plays: list[list[Card]] = [list(lead_cards) if lead_cards is not None else fmt.cards()]
+        self.plays: list[list[Card]] = [
+            list(map(card, lead_cards)) if lead_cards is not None else fmt.cards()
+        ]
         self.winner = 0
         self.winning: tuple[Unit, ...] = fmt.units
 

@@ -27,6 +27,7 @@ Trump('9', 'C')
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -296,7 +297,7 @@ def is_adjacent(a: int, b: int, trump: Trump) -> bool:
     return b in table(trump).succ[a]
 
 
-def sort_cards(cards: list[int] | str, trump: Trump, reverse: bool = False) -> list[Card]:
+def sort_cards(cards: Sequence[int] | str, trump: Trump, reverse: bool = False) -> list[Card]:
     """Cards grouped by effective suit (clubs, diamonds, hearts, spades, trumps), weakest first."""
     t = table(trump)
     cs = parse_cards(cards) if isinstance(cards, str) else [card(c) for c in cards]
