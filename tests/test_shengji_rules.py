@@ -1,6 +1,6 @@
 """The Shengji/ZPY rules layer against the rule texts and the reference engine's own examples.
 
-Known answers come from /work/shared/rules/shengji-bot.md (Appendix C tractors,
+Known answers come from the rule text shengji-bot.md (Appendix C tractors,
 Appendix D throws, the level table of Appendix B) and zpy-reference.md (the
 reference engine rbtying/shengji: trump order, readings, decomposition order,
 throw checks, friends, level tables).
