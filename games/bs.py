@@ -167,9 +167,7 @@ class BSGame(Game):
         self.radix = max(self.deck.copies) + 1
         self.powers = tuple(self.radix**k for k in range(self.num_kinds))
         #: ``name_runs[k][c]``: kind ``k``'s name repeated ``c`` times.
-        self.name_runs = tuple(
-            tuple((n,) * c for c in range(self.radix)) for n in self.deck.names
-        )
+        self.name_runs = tuple(tuple((n,) * c for c in range(self.radix)) for n in self.deck.names)
         self.kinds_of_rank = tuple(
             tuple(k for k in range(self.num_kinds) if self.rank_of[k] == r) for r in range(13)
         )
@@ -705,6 +703,92 @@ class BSState(State):
         self._phase = "over"
         self._observe("end", winner if winner >= 0 else None, rounds=self._plays // self._n)
 
+    def seat_view(self, seat: int) -> list[tuple[str, str]]:
+        """The table as ``seat`` sees it, built from that seat's observations only.
+
+        Rows: the seat, who is to move, the variant with the round, turn order
+        and the rank to claim next, the seat's hand, one row per other seat
+        (cards left and the cards the seat knows are there: ones it saw go
+        into that hand and that cannot have left), the pile, the last claim
+        and what came of it, the seat's probability that an open claim cannot
+        be honest (or that it knows the claim is a lie), and how many deals
+        the seat still considers possible.  The knowledge is rebuilt from the
+        observations with the bots' table budget (a fraction of a second at
+        the end of a long game; "relaxed" marks a count over a sound superset
+        of the possible deals, see :attr:`games.deal.DealKnowledge.exact`).
+
+        Examples
+        --------
+        >>> from games.base import load_game, make_bot, play_game
+        >>> game = load_game("bs", variant="koth")
+        >>> bots = [make_bot("bs", n, seed=1) for n in ("truthful", "liar", "threshold", "random")]
+        >>> state = play_game(game, bots, seed=7, max_steps=90, keep_state=True).state
+        >>> rows = dict(state.seat_view(0))
+        >>> rows["to move"], rows["hand"], rows["P3"]
+        ('P0 to call BS or pass', '2 3 4 6 7 8 9 11 12', '13 cards · surely holds 7 7')
+        >>> rows["last claim"], rows["P(lie)"]
+        ('P1 claimed one 8 (P0, P3, P2 still to decide whether to call)', '0.17')
+        """
+        if not 0 <= seat < self._n:
+            raise InvalidParameterError(f"seat {seat} does not exist; seats are 0..{self._n - 1}")
+        g = self.g
+        obs = self._observations[seat]
+        view = SeatKnowledge(g, seat, exact=True, max_table=_VIEW_TABLE)
+        for o in obs:
+            view.observe(o)
+        rows = [("seat", f"P{seat}"), ("to move", self._to_move())]
+        if self._phase in ("order", "deal"):
+            return rows
+        order = " ".join(f"P{s}" for s in view.order)
+        game_row = f"{g.params.variant} · round {view.plays // self._n + 1} · order {order}"
+        if self._phase == "play":
+            game_row += f" · next claim {g.rank_labels[view.required]}s"
+        rows.append(("game", game_row))
+        names = g.name_runs
+        hand = [n for k, c in enumerate(view.hand) for n in names[k][c]]
+        rows.append(("hand", " ".join(hand) or "-"))
+        kn = view.knowledge
+        for s in range(self._n):
+            if s == seat:
+                continue
+            text = f"{view.sizes[s]} card{'s' if view.sizes[s] != 1 else ''}"
+            known = kn.known_cards(f"P{s}") if kn is not None else ()
+            if known:
+                text += " · surely holds " + " ".join(known)
+            rows.append((f"P{s}", text))
+        pile = self.pile_size
+        rows.append(("pile", f"{pile} card{'s' if pile != 1 else ''}"))
+        claim = _last_claim(g, obs, seat, self._queue if self._phase == "call" else [])
+        if claim:
+            rows.append(("last claim", claim))
+        if view.last is not None and view.last[0] != seat and kn is not None:
+            if view.knows_lie():
+                rows.append(("P(lie)", f"P{seat} knows the claim is a lie"))
+            else:
+                rows.append(("P(lie)", f"{view.lie_probability():.2f}"))
+        if kn is not None:
+            rows.append(("possible deals", _big(kn.count()) + ("" if kn.exact else " (relaxed)")))
+        return rows
+
+    def _to_move(self) -> str:
+        ph = self._phase
+        g = self.g
+        if ph == "order":
+            return "chance (turn order)"
+        if ph == "deal":
+            return "chance (dealing)"
+        if ph == "first":
+            return f"P{self._order[self._pos]} to lay one card face up"
+        if ph == "play":
+            return f"P{self._order[self._pos]} to claim {g.rank_labels[self._required]}s"
+        if ph == "call":
+            return f"P{self._queue[0]} to call BS or pass"
+        if ph == "pick_caller":
+            return "chance (which caller)"
+        if ph == "penalty":
+            return f"chance (P{self._caller}'s penalty card)"
+        return "game over: " + (f"P{self._winner} wins" if self._winner >= 0 else "no winner")
+
     def __str__(self) -> str:
         sizes = " ".join(f"P{s}:{n}" for s, n in enumerate(self._sizes))
         return f"BS({self.g.params.variant}, {self._phase}, hands {sizes}, pile {self.pile_size})"
@@ -895,6 +979,44 @@ class SeatKnowledge:
         if self.knowledge is None:
             raise InvalidParameterError("this seat follows only public counts (exact=False)")
         return self.knowledge
+
+
+#: Table budget of the knowledge shown by :meth:`BSState.seat_view`.
+_VIEW_TABLE = 300
+
+
+def _last_claim(game: BSGame, obs: Sequence[Observation], seat: int, queue: Sequence[int]) -> str:
+    """The latest play ``seat`` observed and what came of it, as text."""
+    for i in range(len(obs) - 1, -1, -1):
+        o = obs[i]
+        if o.kind == "first":
+            return f"P{o.actor} laid {o['card']} face up"
+        if o.kind != "play":
+            continue
+        rank = game.rank_labels.index(o["rank"])
+        text = f"P{o.actor} claimed {game.rank_text(rank, o['count'])}"
+        if o.actor == seat:
+            text += f" (really {' '.join(o['cards'])})"
+        after = [x for x in obs[i + 1 :] if x.kind in ("call", "nocall", "penalty")]
+        if not after:
+            waiting = ", ".join(f"P{s}" for s in queue)
+            return text + (f" ({waiting} still to decide whether to call)" if waiting else "")
+        res = after[0]
+        if res.kind == "nocall":
+            return text + ": no call"
+        verdict = "a lie" if res["lie"] else "honest"
+        text += (
+            f": BS called by P{res['caller']}, revealed {' '.join(res['cards'])} ({verdict}); "
+            f"P{res['taker']} took {res['taken']} cards"
+        )
+        if len(after) > 1:
+            pen = after[1]
+            card = pen.get("card")
+            text += f"; P{pen.actor} put a penalty card on the pile" + (
+                f" ({card})" if card is not None else ""
+            )
+        return text
+    return ""
 
 
 # ================================================================ narration
@@ -1097,7 +1219,11 @@ class _Narrator:
             self._call(obs)
         elif kind == "penalty":
             c = obs.actor
-            card = self.views[c].history[-1]["card"] if c is not None else "?"
+            # the caller's own copy of this event (later events may follow it)
+            mine = (
+                [o for o in self.views[c].history if o.kind == "penalty"] if c is not None else []
+            )
+            card = mine[-1]["card"] if mine else "?"
             article = "an" if str(card)[:1] in ("8", "A") or str(card) in ("11",) else "a"
             self.say(
                 f"    {self.who(c)} puts one random card face down on the new pile "  # type: ignore[arg-type]

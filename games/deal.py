@@ -1394,6 +1394,26 @@ class DealKnowledge:
 
         return not self.possible(Not(_as_prop(formula)))
 
+    def known_cards(self, location: str) -> tuple[str, ...]:
+        """Cards (with their copies) that ``location`` holds in every consistent deal.
+
+        Read from the per-card bounds, so every card listed is surely there;
+        a joint constraint can imply more (:meth:`knows` decides exactly).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck.ranks(3, copies=2), {"me": 2, "you": 2, "pile": 2})
+        >>> k.reveal("me", "0 1")
+        >>> k.move("0", "me", "pile")
+        >>> k.known_cards("pile"), k.known_cards("you")
+        (('0',), ())
+        """
+        ll = self._loc(location)
+        return tuple(
+            self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(self._lo[k, ll]))
+        )
+
     def knows_where(self, card: str | int) -> str | None:
         """The location that surely holds ``card`` (all copies), or ``None``."""
         k = self.deck.index(card)

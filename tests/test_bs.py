@@ -471,3 +471,110 @@ def test_golden_playthroughs(name):
     spec.loader.exec_module(mod)
     want = (GOLDEN / name).read_text(encoding="utf-8")
     assert mod.render(name) == want
+
+
+# ------------------------------------------------------------------ seat view
+def test_seat_view_shows_the_table_as_the_seat_knows_it():
+    from collections import Counter
+
+    game = load_game("bs", variant="koth")
+    names = ("probabilistic", "truthful", "liar", "random")
+    seen_call = seen_known = False
+    for seed, steps in ((2, 75), (2, 140), (5, 110), (5, 170)):
+        bots = [make_bot("bs", n, seed=seed + i) for i, n in enumerate(names)]
+        state = play_game(game, bots, seed=seed, max_steps=steps, keep_state=True).state
+        for seat in range(4):
+            rows = dict(state.seat_view(seat))
+            assert rows["seat"] == f"P{seat}"
+            assert rows["hand"] == (" ".join(state.hands[seat]) or "-")
+            assert rows["pile"].startswith(f"{state.pile_size} card")
+            for s in range(4):
+                if s == seat:
+                    continue
+                text = rows[f"P{s}"]
+                assert text.startswith(f"{state.hand_sizes[s]} card")
+                if "surely holds" in text:
+                    seen_known = True
+                    known = Counter(text.split("surely holds ")[1].split())
+                    assert not known - Counter(state.hands[s]), (seed, steps, seat, s)
+            open_claim = state.phase == "call" and seat != state._player
+            assert ("P(lie)" in rows) == open_claim
+            if open_claim:
+                seen_call = True
+                view = SeatKnowledge(game, seat, exact=True, max_table=300)
+                for o in state.observations(seat):
+                    view.observe(o)
+                want = (
+                    f"P{seat} knows the claim is a lie"
+                    if view.knows_lie()
+                    else f"{view.lie_probability():.2f}"
+                )
+                assert rows["P(lie)"] == want
+        assert "<caption>bs: as P" in state._repr_html_()
+    assert seen_call and seen_known
+
+
+def test_seat_view_depends_only_on_the_seats_observations():
+    # two states seat 0 cannot tell apart (seats 2 and 3 swapped a card) look the same to it
+    state = dealt("koth", seed=9)
+    while state.current_player() != 1 or state.phase != "play":
+        legal = state.legal_actions()
+        state.apply_action(PASS if state.phase == "call" else legal[0])
+    twin = state.clone()
+    h2, h3 = twin._hands[2], twin._hands[3]
+    a = next(k for k, c in enumerate(h2) if c and h3[k] == 0)
+    b = next(k for k, c in enumerate(h3) if c and h2[k] == 0)
+    h2[a], h3[a], h3[b], h2[b] = h2[a] - 1, h3[a] + 1, h3[b] - 1, h2[b] + 1
+    for st_ in (state, twin):
+        st_.apply_action(st_.legal_actions()[0])
+    assert state.hands[2] != twin.hands[2]
+    assert state.seat_view(0) == twin.seat_view(0)
+    with pytest.raises(InvalidParameterError, match="seat 4"):
+        state.seat_view(4)
+
+
+def test_narration_of_a_caller_who_wins_by_the_penalty_card():
+    # the penalty event is followed by the end in the same step; the narrator still
+    # names the caller's hidden card (regression: it read the caller's latest event)
+    from games.bs import SeatKnowledge as View
+    from games.bs import _Narrator
+
+    state = dealt("koth", seed=6)
+    p = state.current_player()
+    _force_play(state, ["3" if state.required_rank != 3 else "4"])
+    caller = state.current_player()
+    hand = state._hands[caller]
+    keep = next(k for k, c in enumerate(hand) if c)
+    for q, extra in enumerate(hand):
+        if extra and q != keep:
+            state._hands[p][q] += extra
+            state._sizes[p] += extra
+            hand[q] = 0
+    state._hands[p][keep] += hand[keep] - 1
+    state._sizes[p] += hand[keep] - 1
+    hand[keep] = 1
+    state._sizes[caller] = 1
+    state.apply_action(CALL)
+    while state.phase == "call":
+        state.apply_action(PASS)
+    out = io.StringIO()
+    game = state.g
+    narrator = _Narrator(game, ["x"] * 4, out, quiet=False)
+    narrator.views = [View(game, s) for s in range(4)]
+    seen = [0] * 4
+
+    def feed() -> None:
+        for s in range(4):
+            obs = state.observations(s)
+            for o in obs[seen[s] :]:
+                narrator.seat_observes(s, o)
+            seen[s] = len(obs)
+
+    feed()
+    narrator.pending = []
+    state.apply_action(keep)
+    feed()
+    narrator.flush(state)
+    card = game.deck.name(keep)
+    assert f"P{caller} puts one random card face down" in out.getvalue()
+    assert f"{card}, seen only by P{caller})" in out.getvalue()
