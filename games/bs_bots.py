@@ -196,6 +196,12 @@ class KnowledgeBot(BSBot):
     other hands leave too few for the claimer.  It plays all its cards of the
     required rank; with none it lies with one card, the one whose rank it
     must claim furthest in the future.
+
+    The deal knowledge keeps joint constraints of up to :attr:`max_table`
+    value combinations; past that it drops one and keeps a sound superset of
+    the possible deals (``DealKnowledge.exact`` turns False).  A call is then
+    still never wrong, but a lie only the dropped constraint proved goes
+    uncalled.
     """
 
     name = "knowledge"

@@ -1814,14 +1814,18 @@ class _Engine:
             alloc += opt_arr[idx[i]]
         ok = np.all(alloc <= self.s_act, axis=1) if La else np.ones(P, dtype=bool)
         cols = [(ci, fi) for ci, (q, _) in enumerate(cons) for fi in range(len(q.forms))]
-        fv = np.zeros((P, len(cols)), dtype=np.int64)
-        for j, (ci, fi) in enumerate(cols):
-            fv[:, j] = cons[ci][0].forms[fi].offset
-            contrib = cons[ci][1][fi]
-            for i, k in enumerate(ks):
-                v = contrib.get(k)
+        fv = np.empty((P, len(cols)), dtype=np.int64)
+        fv[:] = [cons[ci][0].forms[fi].offset for ci, fi in cols]
+        for i, k in enumerate(ks):
+            coef = np.zeros((La, len(cols)), dtype=np.int64)
+            used = False
+            for j, (ci, fi) in enumerate(cols):
+                v = cons[ci][1][fi].get(k)
                 if v is not None:
-                    fv[:, j] += (opts[i][0] @ v)[idx[i]]
+                    coef[:, j] = v
+                    used = True
+            if used:
+                fv += (opts[i][0] @ coef)[idx[i]]
         is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
         for ci, (q, _) in enumerate(cons):
             if not is_q[ci]:
