@@ -23,14 +23,22 @@ time.
     plays like ``truthful`` and calls BS exactly when it knows the claim is
     false (:meth:`~games.bs_zpy.SeatKnowledge.knows_false`).
 ``probabilistic``
-    calls when the expected gain beats the expected loss: with ``p`` the
-    exact probability that the claim can be true, it calls when
-    ``(1 - p) * gain > p * loss``; the gain is the two winnings-pile cards it
-    would take (their expected points, or the 5-point fine when the liar's
-    pile is empty) plus the trick's claimed points when the claim is winning
-    for the other side, the loss the two cards (or 5 points) it would give.
+    calls when the expected gain beats the expected loss: with ``q`` the
+    posterior probability that the claim is a lie
+    (:meth:`ProbabilisticBot.lie_probability`, built on the exact
+    probability that the claim can be true), it calls when
+    ``q * gain > (1 - q) * loss``.  The stakes: the gain is the two
+    winnings-pile cards it would take (their expected points, or the
+    5-point fine when the liar's pile is empty), plus the trick's claimed
+    points when the claim is winning the trick, plus, when the claim would
+    fill a friend slot and this seat is not on the dictator's team, the
+    points of the claimer's winnings pile that would change sides (the
+    friend card); the loss is the two cards (or 5 points) it would give.
     It bluffs like ``bluffer`` when the expected value (trick points won if
     nobody can refute, minus the penalty if someone can) is positive.
+
+Bluffs never name an open friend card (a false friend claim would move the
+bluffer to the dictator's team).
 
 Examples
 --------
@@ -77,6 +85,7 @@ __all__ = [
     "choose_follow",
     "bluff_claims",
     "refute_risk",
+    "friend_join",
     "register",
 ]
 
@@ -165,7 +174,8 @@ def bluff_claims(
     """Claims that would win the trick now and that this seat does not hold, cheapest first.
 
     Only single-face claims (a single, a pair, …) of the led suit or of trump
-    are considered, for formats of one such unit.
+    are considered, for formats of one such unit, and never a card of an
+    open friend slot.
     """
     if len(fmt.units) != 1 or fmt.units[0].is_tractor:
         return []
@@ -173,9 +183,12 @@ def bluff_claims(
     t = table(fmt.trump)
     base = [(p.eligible, list(p.shown)) for p in plays]
     idx = len(base)
+    friend_faces = {int(slot.card) for slot in know.open_slots()}
     out: list[tuple[int, list[Card]]] = []
     for f in range(NUM_FACES):
         if t.esuit[f] not in (fmt.suit, TRUMP_SUIT) or know.mine.get(f, 0):
+            continue
+        if f in friend_faces:
             continue
         if width > know.rules.decks:
             continue
@@ -184,6 +197,21 @@ def bluff_claims(
             out.append((t.order[f], claim))
     out.sort(key=lambda x: x[0])
     return [c for _, c in out[:limit]]
+
+
+def friend_join(know: SeatKnowledge, play: SeenPlay) -> bool:
+    """Whether ``play``'s claim fills a friend slot if it stands (claims before it standing too).
+
+    Walks the trick's standing claims in play order with a copy of the
+    seat's friend tracker, as the engine does when the trick ends.
+    """
+    if know.tracker is None:
+        return False
+    tracker = know.tracker.copy()
+    plays = [(p.seat, p.claim) for p in know.plays if p.eligible and p is not play]
+    tracker.resolve_trick(plays)
+    joins = tracker.resolve_trick([(play.seat, play.claim)])
+    return any(j.seat == play.seat and not j.already_on_team for j in joins)
 
 
 def refute_risk(know: SeatKnowledge, claimer: int, claim: Sequence[int]) -> float:
@@ -350,25 +378,47 @@ class ProbabilisticBot(_PlanBot):
         size = k.pile_sizes[seat]
         if size == 0 or n_cards == 0:
             return float(fine)
-        per_card = 100 * self.rules.decks / (54 * self.rules.decks)
-        return min(n_cards, size) * per_card
+        return min(n_cards, size) * self._points_per_card()
 
-    def call(self) -> bool:
+    def _points_per_card(self) -> float:
+        """Mean points of a card of the decks (100 points in 54 cards per deck)."""
+        return 100 / 54
+
+    def stakes(self, sp: SeenPlay) -> tuple[float, float]:
+        """``(gain, loss)`` of calling BS on ``sp``: what a caught lie pays, what a wrong call costs."""
         k = self.know
-        sp = k.open_play()
-        if sp is None or sp.seat in self.partners() and self.seat in k.team():
-            return False
-        odds = k.claim_odds(sp)
-        possible = 0.0 if odds.knows_false else odds.probability
-        lie = self.lie_probability(sp.seat, possible, k.counting_chance(sp.seat, sp.claim))
         gain = self._card_value(sp.seat)
         fmt = k.trick_fmt
         if fmt is not None:
             base = [(q.eligible, list(q.shown)) for q in k.plays]
-            if any(ok for ok, _ in base) and claim_winner(fmt, base) == len(base) - 1:
+            if claim_winner(fmt, base) == len(base) - 1:
                 gain += sum(card_points(q.shown) for q in k.plays)
-        loss = self._card_value(self.seat)
+        if self.seat not in k.team() and friend_join(k, sp):
+            gain += k.pile_sizes[sp.seat] * self._points_per_card()
+        return gain, self._card_value(self.seat)
+
+    def call(self) -> bool:
+        k = self.know
+        sp = k.open_play()
+        if sp is None or (sp.seat in self.partners() and self.seat in k.team()):
+            return False
+        gain, loss = self.stakes(sp)
+        if k.counting_refutes(sp.claim):
+            return True
+        rate = self.lie_rate(sp.seat)
+        if rate * gain > (1 - rate) * loss:
+            # The posterior lie probability is at least the lying rate: the
+            # exact query cannot change the decision.
+            return True
+        odds = k.claim_odds(sp)
+        possible = 0.0 if odds.knows_false else odds.probability
+        lie = self.lie_probability(sp.seat, possible, k.counting_chance(sp.seat, sp.claim))
         return lie * gain > (1 - lie) * loss
+
+    def lie_rate(self, seat: int) -> float:
+        """``seat``'s lying rate: its settled lies so far under the Beta :attr:`prior`."""
+        k = self.know
+        return (k.lies_by[seat] + self.prior[0]) / (k.settled_by[seat] + sum(self.prior))
 
     def lie_probability(self, seat: int, possible: float, base: float) -> float:
         """Posterior probability that ``seat``'s claim is a lie.
@@ -381,8 +431,7 @@ class ProbabilisticBot(_PlanBot):
         lies so far, with a Beta prior) the posterior is
         ``r / (r + (1 - r) * min(1, possible / base))``.
         """
-        k = self.know
-        r = (k.lies_by[seat] + self.prior[0]) / (k.settled_by[seat] + sum(self.prior))
+        r = self.lie_rate(seat)
         ratio = min(1.0, possible / base) if base > 0 else 0.0
         denom = r + (1 - r) * ratio
         return 1.0 if denom <= 0 else r / denom
