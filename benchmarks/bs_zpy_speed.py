@@ -31,7 +31,7 @@ from _common import table
 from tqdm import tqdm
 
 from games.base import CHANCE, TERMINAL, load_game, make_bot, play_game
-from games.bs_zpy import SeatKnowledge
+from games.bs_zpy import BSZPYGame, BSZPYState, SeatKnowledge
 
 
 def rounds_per_second(
@@ -49,14 +49,14 @@ def rounds_per_second(
 
 def claim_queries(games: int, names: list[str]) -> dict[str, list[float]]:
     """Per claim and observing seat: query times, and which route knew a lie."""
-    game = load_game("bs-zpy")
+    game = BSZPYGame()
     n = game.num_players()
     out: dict[str, list[float]] = {"odds": [], "knows": [], "count": []}
     hits = {"claims": 0, "lies": 0, "exact": 0, "counting": 0, "fallbacks": 0}
     for seed in tqdm(range(games), desc="claim queries", leave=False):
         rng = random.Random(seed)
         bots = [make_bot("bs-zpy", names[s % len(names)], seed=seed * 100 + s) for s in range(n)]
-        state = game.new_initial_state()
+        state: BSZPYState = game.new_initial_state()
         know = [SeatKnowledge(game.rules, s) for s in range(n)]
         for s, b in enumerate(bots):
             b.restart(game, s)
@@ -72,7 +72,7 @@ def claim_queries(games: int, names: list[str]) -> dict[str, list[float]]:
             if cur == TERMINAL:
                 break
             rec = state.waiting_claim()
-            if state.phase == "call" and cur == (rec.seat + 1) % n:
+            if rec is not None and state.phase == "call" and cur == (rec.seat + 1) % n:
                 hits["claims"] += 1
                 hits["lies"] += rec.lie
                 for s in range(n):
