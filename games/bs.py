@@ -789,6 +789,12 @@ class BSState(State):
             return f"chance (P{self._caller}'s penalty card)"
         return "game over: " + (f"P{self._winner} wins" if self._winner >= 0 else "no winner")
 
+    def _card_history(self) -> Any:
+        """This game's cards for :mod:`games.epistemic` (:func:`games.epistemic.bs.bs_card_history`)."""
+        from games.epistemic.bs import bs_card_history
+
+        return bs_card_history(self)
+
     def __str__(self) -> str:
         sizes = " ".join(f"P{s}:{n}" for s, n in enumerate(self._sizes))
         return f"BS({self.g.params.variant}, {self._phase}, hands {sizes}, pile {self.pile_size})"
