@@ -25,8 +25,9 @@ time.
 ``probabilistic``
     calls when the expected gain beats the expected loss: with ``q`` the
     posterior probability that the claim is a lie
-    (:meth:`ProbabilisticBot.lie_probability`, built on the exact
-    probability that the claim can be true), it calls when
+    (:meth:`ProbabilisticBot.lie_probability`: the exact probability that
+    the claim can be true, and the claimer's lying rate so far, counted
+    separately for claims that take the lead of a trick), it calls when
     ``q * gain > (1 - q) * loss``.  The stakes: the gain is the two
     winnings-pile cards it would take (their expected points, or the
     5-point fine when the liar's pile is empty), plus the trick's claimed
@@ -369,6 +370,38 @@ class ProbabilisticBot(_PlanBot):
     #: Beta prior (lies, truths) on a player's lying rate.
     prior = (1.0, 4.0)
 
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        n = self.rules.players
+        #: Per seat: settled follows whose claim took the lead of the trick, and the lies
+        #: among them (a bluff is such a claim, so its rate is read from them alone).
+        self.bold = [0] * n
+        self.bold_lies = [0] * n
+        self._open: tuple[int, bool] | None = None
+
+    def inform(self, observation: Observation) -> None:
+        super().inform(observation)
+        kind, seat = observation.kind, observation.actor
+        if kind == "claim" and seat is not None and seat != self.seat:
+            sp = self.know.open_play()
+            self._open = (seat, sp is not None and self.takes_lead(sp))
+        elif kind in ("silent", "peanut_butter", "reveal") and self._open is not None:
+            who, bold = self._open
+            self._open = None
+            if bold and who == seat:
+                self.bold[who] += 1
+                caught = kind == "reveal" and not observation["truthful"]
+                self.bold_lies[who] += int(kind == "peanut_butter" or caught)
+
+    def takes_lead(self, sp: SeenPlay) -> bool:
+        """Whether ``sp`` is a follow whose claim takes the lead of the trick."""
+        k = self.know
+        fmt = k.trick_fmt
+        if sp.lead or fmt is None:
+            return False
+        base = [(q.eligible, list(q.shown)) for q in k.plays]
+        return claim_winner(fmt, base) == len(base) - 1
+
     def _card_value(self, seat: int) -> float:
         """Expected value of what a lost call costs ``seat``: two pile cards, or the fine."""
         k = self.know
@@ -405,33 +438,41 @@ class ProbabilisticBot(_PlanBot):
         gain, loss = self.stakes(sp)
         if k.counting_refutes(sp.claim):
             return True
-        rate = self.lie_rate(sp.seat)
+        rate = self.lie_rate(sp.seat, self.takes_lead(sp))
         if rate * gain > (1 - rate) * loss:
             # The posterior lie probability is at least the lying rate: the
             # exact query cannot change the decision.
             return True
         odds = k.claim_odds(sp)
         possible = 0.0 if odds.knows_false else odds.probability
-        lie = self.lie_probability(sp.seat, possible, k.counting_chance(sp.seat, sp.claim))
+        lie = self.lie_probability(
+            sp.seat, possible, k.counting_chance(sp.seat, sp.claim), self.takes_lead(sp)
+        )
         return lie * gain > (1 - lie) * loss
 
-    def lie_rate(self, seat: int) -> float:
-        """``seat``'s lying rate: its settled lies so far under the Beta :attr:`prior`."""
+    def lie_rate(self, seat: int, bold: bool = False) -> float:
+        """``seat``'s lying rate under the Beta :attr:`prior`.
+
+        ``bold``: the rate among its follows whose claims took the lead
+        (:attr:`bold`, :attr:`bold_lies`); otherwise among all its settled plays.
+        """
+        if bold:
+            return (self.bold_lies[seat] + self.prior[0]) / (self.bold[seat] + sum(self.prior))
         k = self.know
         return (k.lies_by[seat] + self.prior[0]) / (k.settled_by[seat] + sum(self.prior))
 
-    def lie_probability(self, seat: int, possible: float, base: float) -> float:
+    def lie_probability(self, seat: int, possible: float, base: float, bold: bool = False) -> float:
         """Posterior probability that ``seat``'s claim is a lie.
 
         ``possible`` is the exact probability that the claim can be true and
         ``base`` the chance that a hand of the claimer's size, dealt from the
         unseen cards, would hold the claimed cards: their ratio is the
         likelihood ratio of truth against a lie (a liar's claim does not
-        depend on its hand).  With ``seat``'s lying rate ``r`` (its settled
-        lies so far, with a Beta prior) the posterior is
-        ``r / (r + (1 - r) * min(1, possible / base))``.
+        depend on its hand).  With ``seat``'s lying rate ``r``
+        (:meth:`lie_rate`; ``bold`` for a claim that takes the lead) the
+        posterior is ``r / (r + (1 - r) * min(1, possible / base))``.
         """
-        r = self.lie_rate(seat)
+        r = self.lie_rate(seat, bold)
         ratio = min(1.0, possible / base) if base > 0 else 0.0
         denom = r + (1 - r) * ratio
         return 1.0 if denom <= 0 else r / denom

@@ -218,3 +218,15 @@ def test_observations_differ_only_in_what_the_seat_sees():
     assert a.observations(2) == b.observations(2)
     assert a.observations(1) != b.observations(1)
     assert card("10S") in b.hand(1)
+
+
+def test_probabilistic_bot_counts_lies_among_claims_that_take_the_lead():
+    s = position(BLUFF)
+    first_two(s)
+    bot_play(BlufferBot(seed=1), s, 2)  # 3H put down as the winning AH
+    s.decide_calls({})  # nobody calls: "peanut butter"
+    watcher = informed(ProbabilisticBot(), s, 0)
+    assert (watcher.bold[2], watcher.bold_lies[2]) == (1, 1)
+    assert (watcher.bold[1], watcher.bold_lies[1]) == (0, 0)  # 5H did not take the lead
+    assert watcher.lie_rate(2, bold=True) == pytest.approx(2 / 6)
+    assert watcher.lie_rate(1, bold=True) == pytest.approx(1 / 5)
