@@ -43,7 +43,7 @@ from games.shengji.cards import NUM_FACES, Card, card
 from games.shengji.formats import Format, lead_format
 from games.shengji.trump import SUIT_LABELS, Trump, rank_index, table
 
-__all__ = ["SeatDeal", "shengji_deck", "seat_deal"]
+__all__ = ["SeatDeal", "shengji_deck", "seat_deal", "card_history"]
 
 
 def shengji_deck(decks: int) -> Any:
@@ -215,3 +215,97 @@ def seat_deal(state: Any, seat: int) -> SeatDeal:
     for o in state.observations(seat):
         sd.update(o)
     return sd
+
+
+class _Facts:
+    """Stands in for a seat's deal knowledge and records the public card facts
+    :class:`SeatDeal` derives (voids, failed and standing throws) as events."""
+
+    def __init__(self, decks: int) -> None:
+        self.events: list[Any] = []
+        self.decks = decks
+
+    def show(self, loc: str, cards: list[str]) -> None:
+        from games.epistemic import Show
+
+        self.events.append(Show(loc, cards, label=f"{loc} shows {' '.join(cards)}"))
+
+    def move(self, cards: list[str], src: str, dst: str) -> None:
+        from games.epistemic import Move
+
+        self.events.append(Move(cards, src, dst, label=f"{src} plays {' '.join(cards)}"))
+
+    def void(self, loc: str, cards: list[str]) -> None:
+        from games.epistemic import Count
+
+        self.events.append(Count(loc, cards, 0, 0, label=f"{loc} holds none of them"))
+
+    def at_most(self, loc: str, cards: list[str], k: int) -> None:
+        from games.epistemic import Count
+
+        self.events.append(Count(loc, cards, 0, k, label=f"{loc} holds at most {k}"))
+
+    def at_least(self, loc: str, cards: list[str], k: int) -> None:
+        from games.epistemic import Count
+
+        top = self.decks * len(set(cards))
+        self.events.append(Count(loc, cards, k, top, label=f"{loc} holds at least {k}"))
+
+
+def card_history(state: Any) -> Any:
+    """The current round of a Shengji state as a :class:`games.epistemic.CardHistory`.
+
+    The hands as drawn (each seen by its seat) and the kitty; the cards of every
+    bid shown to all; the landlord taking up the kitty and burying cards (seen
+    by the landlord); every card played face up, and the public facts the play
+    shows, exactly as :class:`SeatDeal` reads them (voids, failed throws, throws
+    that stand).
+
+    Raises
+    ------
+    games.errors.InvalidParameterError
+        Before the deal is complete, or for a game whose play is not face up.
+    """
+    from games.epistemic import CardHistory, MoveAll, Show
+    from games.epistemic import Move as CardMove
+    from games.errors import InvalidParameterError
+
+    if state.game.name != "shengji":
+        raise InvalidParameterError(
+            f"{state.game.name} states describe their own cards to games.epistemic"
+        )
+    n = state.n
+    seats = [f"P{s}" for s in range(n)]
+    streams = [state.observations(s) for s in range(n)]
+    starts = [
+        max((i + 1 for i, o in enumerate(obs) if o.kind in ("round_end", "redeal")), default=0)
+        for obs in streams
+    ]
+    hands: list[list[str]] = [
+        [str(o["card"]) for o in streams[s][starts[s] :] if o.kind == "draw" and o.actor == s]
+        for s in range(n)
+    ]
+    public = [o for o in streams[0][starts[0] :] if o.public or o.kind in ("kitty", "bury")]
+    if not any(o.kind == "dealt" for o in public):
+        raise InvalidParameterError("the cards are not all drawn yet: no epistemic model before")
+    kitty = [str(c) for c in state.kitty_cards]
+    initial: dict[str, Any] = {seats[s]: hands[s] for s in range(n)}
+    initial.update(kitty=kitty, played=[])
+    facts = _Facts(state.rules.decks)
+    sd = SeatDeal(state.rules, 0)
+    sd.knowledge = facts
+    events = facts.events
+    ll = state.round_landlord
+    for o in public:
+        k = o.kind
+        if k == "bid":
+            cs = [str(o["card"])] * o["count"]
+            events.append(Show(seats[o.actor], cs, label=f"{seats[o.actor]} bids {' '.join(cs)}"))
+        elif k == "kitty":
+            events.append(MoveAll("kitty", seats[ll], seen_by=[seats[ll]], label="kitty taken"))
+        elif k == "bury":
+            cs = [str(c) for c in state.buried]
+            events.append(CardMove(cs, seats[ll], "kitty", seen_by=[seats[ll]], label="buried"))
+        elif k in ("trump", "kitty_reveal", "throw_failed", "play", "trick"):
+            sd.update(o)
+    return CardHistory(shengji_deck(state.rules.decks), initial, seats, events)

@@ -378,6 +378,13 @@ class ShengjiState(State):
         """Readable name of a seat."""
         return seat_name(seat, self.n)
 
+    def _card_history(self) -> Any:
+        """This round for :mod:`games.epistemic` (see
+        :func:`games.shengji.deal_knowledge.card_history`)."""
+        from games.shengji.deal_knowledge import card_history
+
+        return card_history(self)
+
     def seat_view(self, seat: int) -> list[tuple[str, str]]:
         """The table as ``seat`` sees it (see :func:`games.shengji.knowledge.seat_view_rows`)."""
         from games.shengji.knowledge import seat_view_rows
