@@ -234,3 +234,25 @@ def test_zpy_history_holds_the_true_cards():
     now = h.content()
     for seat in range(s.n):
         assert sorted(now[f"P{seat}"]) == sorted(str(c) for c in s.hand(seat)), seat
+
+
+def test_stepping_through_a_bs_game():
+    """A notebook steps through the game: one step per card event, labelled as the
+    table saw it, each with everybody's knowledge then and its DEL update; the last
+    step answers as the state does."""
+    s = hand_made_koth()
+    s.apply_play(0, "1")
+    for a in (PASS, CALL, PASS):
+        s.apply_action(a)
+    steps = list(s.knowledge().steps())
+    assert [st.label for st in steps] == [
+        "deal",
+        "P0 plays 1 card claiming 0",
+        "P2 calls BS: the play is 1",
+        "the play joins the pile",
+        "P0 takes the pile",
+    ]
+    assert steps[1].update().kind == "action" and steps[2].update().kind == "announce"
+    f = "K_3 has(0, 1) & ~K_1 has(3, 0#2)"
+    assert steps[-1].knowledge.holds(f) == s.knowledge().holds(f)
+    assert not steps[0].knowledge.holds("K_1 has(3, 0#2)")

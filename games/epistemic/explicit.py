@@ -161,7 +161,7 @@ def _branch(
             d = dict(deal)
             d[st.src] = rest
             d[st.dst] = tuple(sorted(deal[st.dst] + ch))
-            tok = tuple(
+            tok: tuple[Any, ...] = tuple(
                 (("move", st.src, st.dst, ch),)
                 if sees(a, st.audience)
                 else (("move", st.src, st.dst, len(ch)),)

@@ -353,7 +353,7 @@ class CardHistory:
             )
         return name
 
-    def _aud(self, who: frozenset[str] | None, what: str) -> frozenset[str] | None:
+    def _aud(self, who: Any, what: str) -> frozenset[str] | None:
         if who is None:
             return None
         bad = sorted(who - set(self.agents))

@@ -74,6 +74,7 @@ def _rename(f: Any, agents: Mapping[str, str]) -> Any:
     memo: dict[int, Any] = {}
 
     def go(g: Any) -> Any:
+        r: Any
         hit = memo.get(id(g))
         if hit is not None:
             return hit

@@ -548,9 +548,9 @@ class _Builder:
                     self.ge[(st.src, k)] = _sub(mgr, src, t, m)
                     self.ge[(st.dst, k)] = _add(mgr, self._cnt(st.dst, k), t, m)
                     values.append((self._level(k), t))
-                    for a in h.agents:
-                        if a in st.audience:
-                            self.obs[a].update(names)
+                    for ag in h.agents:
+                        if ag in st.audience:
+                            self.obs[ag].update(names)
                 n = len(st.kinds)
                 self.cross.append(_sum_between(mgr, values, n, n))
         elif st.kind in ("all", "reveal"):
@@ -568,9 +568,9 @@ class _Builder:
                         continue  # publicly known: nothing to see
                     lits = [_literal(mgr, u) for u in t if not (u == mgr.true or u == mgr.false)]
                     if all(v is not None for v in lits):
-                        for a in h.agents:
-                            if a in st.audience:
-                                self.obs[a].update(v for v in lits if v is not None)
+                        for ag in h.agents:
+                            if ag in st.audience:
+                                self.obs[ag].update(v for v in lits if v is not None)
                         continue
                     names = vs[k]
                     c = st.content.count(k)
@@ -579,9 +579,9 @@ class _Builder:
                     for j in range(len(names)):
                         same = same & s[j].equiv(_ge(mgr, t, j + 1))
                     self.local[k] = self.local[k] & same
-                    for a in h.agents:
-                        if a in st.audience:
-                            self.obs[a].update(names)
+                    for ag in h.agents:
+                        if ag in st.audience:
+                            self.obs[ag].update(names)
             if st.kind == "all":
                 for k in range(K):
                     m = d.copies[k]
@@ -600,9 +600,9 @@ class _Builder:
                     t = self._therm_vars(k, names, st.kinds.count(k))
                     self.local[k] = self.local[k] & _le(mgr, t, self._cnt(st.src, k))
                     values.append((self._level(k), t))
-                    for a in h.agents:
-                        if a in st.audience:
-                            self.obs[a].update(names)
+                    for ag in h.agents:
+                        if ag in st.audience:
+                            self.obs[ag].update(names)
                 n = len(st.kinds)
                 self.cross.append(_sum_between(mgr, values, n, n))
         elif st.kind == "count":
@@ -643,9 +643,9 @@ class _Builder:
             mgr.check()
         return law
 
-    def definitions(self) -> dict[str, Any]:
+    def definitions(self) -> dict[Any, Any]:
         d = self.h.deck
-        out = {}
+        out: dict[Any, Any] = {}
         for loc in self.h.locations:
             for k in range(len(d)):
                 m = d.copies[k]

@@ -195,7 +195,7 @@ def event_update(h: CardHistory, i: int) -> Update:
                 rel[a] = [[e] for e in names]
             else:
                 rel[a] = [names]
-        A = ActionModel(name, pre, rel, post or None)
+        A = ActionModel(name, pre, rel, (post or None))  # type: ignore[arg-type]
         return Update("action", action=A, actual=names[actual])
 
     def shift(src: str, dst: str | None, cards: Sequence[int]) -> dict[str, Any]:
@@ -279,6 +279,8 @@ def apply_update(target: Any, update: Update) -> Any:
 
     if update.kind == "announce":
         return announce(target, update.formula)
+    if update.actual is None:
+        raise InvalidParameterError("an action update names the event that happened")
     return product_update(target, update.action, [update.actual])
 
 
