@@ -323,3 +323,21 @@ def test_small_structures_draw_as_their_explicit_model_and_large_ones_as_text():
     assert small._repr_png_()[:4] == b"\x89PNG"
     assert small.structure._repr_png_()[:4] == b"\x89PNG"
     assert muddy_children(7, [1], engine="symbolic")._repr_png_() is None
+
+
+@given(pm=pointed_models(max_worlds=6), f=formulas(max_leaves=5))
+@SETTINGS
+def test_agent_probabilities_are_shares_of_the_accessible_worlds(backend, pm, f):
+    """An agent's probability at the actual state: the symbolic count over the states it
+    considers possible equals the share of accessible worlds in the explicit model."""
+    ps = to_symbolic(pm)
+    truth = truth_set(pm.model, f)
+    for a in pm.model.agents:
+        seen = list(pm.model.accessible(a, pm.actual))
+        if not seen:
+            with pytest.raises(PreconditionError):
+                ps.probability(a, f)
+            continue
+        share = Fraction(sum(w in truth for w in seen), len(seen))
+        assert ps.probability(a, f) == share
+        assert ps.probability(a, f, exact=False) == pytest.approx(float(share))

@@ -200,3 +200,50 @@ def test_who_knows_column_labels():
     assert t.values == who_knows(pm, ["m1", "m2"]).values
     with pytest.raises(VisualizeError, match="1 labels for 2 formulas"):
         who_knows(pm, ["m1", "m2"], labels=["x"])
+
+
+def test_who_knows_on_symbolic_structures_matches_the_explicit_model():
+    from kripke import announce, muddy_children
+
+    pm = announce(muddy_children(3, [1, 2]), "m1 | m2 | m3")
+    ps = announce(muddy_children(3, [1, 2], engine="symbolic"), "m1 | m2 | m3")
+    formulas = ["m1", "m3", "K_2 m1", "~Kw_1 m1"]
+    explicit, symbolic = who_knows(pm, formulas), who_knows(ps, formulas)
+    assert symbolic.values == explicit.values
+    assert symbolic.truth == explicit.truth
+
+
+def test_who_knows_on_a_game_state_gives_each_seats_exact_probability():
+    import random
+
+    from games.base import load_game
+    from games.epistemic.bs import bs_claim
+
+    state = load_game("bs", variant="classic").new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(list(state.legal_actions())))
+    p = state.current_player()
+    state.apply_play(p, state.hands[p][0])
+    q = state.current_player()
+    state.apply_play(q, state.hands[q][0])
+    gk = state.knowledge()
+    claim = bs_claim(state)
+    table = who_knows(gk, [claim, f"has(P{q}, AS)"], labels=["claim", "AS"])
+    assert table.formulas == ("claim", "AS")
+    for i, seat in enumerate(table.agents):
+        assert table.values[i][0] == gk.probability(seat, claim)
+        assert table.values[i][1] == gk.probability(seat, f"has(P{q}, AS)")
+    row = table.agents.index(f"P{q}")
+    assert table.values[row][0] in (0, 1)  # the player knows whether it lied
+    assert table.truth[0] == gk.holds(claim)
+
+
+def test_interval_cells_read_as_bounds_and_never_as_knowledge():
+    from fractions import Fraction
+
+    from visualize.knowledge import KnowledgeTable
+
+    t = KnowledgeTable(("a",), ("f",), (((Fraction(0), Fraction(1, 2)),),))
+    assert t.cell_text(0, 0) == "P in [0, 1/2]"
+    assert "<td" in t._repr_html_()

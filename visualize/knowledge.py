@@ -459,13 +459,16 @@ class KnowledgeTable:
 
     ``values[i][j]`` is agent ``agents[i]``'s probability that
     ``formulas[j]`` holds: 1 when it knows the formula, 0 when it knows its
-    negation, ``None`` when it considers no world possible.  ``truth[j]`` is
-    the formula's value at the actual world (``None`` if unknown).
+    negation, ``None`` when it considers no world possible, and a pair
+    ``(low, high)`` when only bounds are defined (a game's formula about what
+    other seats saw, see :meth:`games.epistemic.GameKnowledge.probability_bounds`).
+    ``truth[j]`` is the formula's value at the actual world (``None`` if
+    unknown).
     """
 
     agents: tuple[str, ...]
     formulas: tuple[str, ...]
-    values: tuple[tuple[Probability | None, ...], ...]
+    values: tuple[tuple[Probability | tuple[Probability, Probability] | None, ...], ...]
     truth: tuple[bool | None, ...] = field(default=())
 
     def cell_text(self, i: int, j: int) -> str:
@@ -473,6 +476,9 @@ class KnowledgeTable:
         v = self.values[i][j]
         if v is None:
             return "—"
+        if isinstance(v, tuple):
+            lo, hi = (format_probability(x) or "0" for x in v)
+            return f"P in [{lo}, {hi}]"
         if v == 1:
             return "knows"
         if v == 0:
@@ -503,9 +509,12 @@ _KNOWS_CMAP = LinearSegmentedColormap.from_list(
 )
 
 
-def _cell_color(v: Probability | None) -> str:
+def _cell_color(v: Probability | tuple[Probability, Probability] | None) -> str:
     if v is None:
         return "#EEEEEE"
+    if isinstance(v, tuple):
+        v = (v[0] + v[1]) / 2
+        v = min(max(v, 0.001), 0.999)  # an interval is never shown as knowledge
     r, g, b, _ = _KNOWS_CMAP(0.15 + 0.7 * float(v) if 0 < v < 1 else float(v))
     return f"#{int(r * 255):02X}{int(g * 255):02X}{int(b * 255):02X}"
 
@@ -521,10 +530,13 @@ def who_knows(
 
     Parameters
     ----------
-    target : PointedModel, games.deal.DealState, or mapping of agent to DealKnowledge
-        On a pointed model, an agent's probability of a formula is the
-        fraction of the worlds it considers possible where the formula holds
-        (every possible world equally likely).  On a card deal, it is the
+    target : PointedModel, PointedStructure, games.epistemic.GameKnowledge, games.deal.DealState, or mapping of agent to DealKnowledge
+        On a pointed model or structure, an agent's probability of a formula
+        is the fraction of the worlds it considers possible where the formula
+        holds (every possible world equally likely).  On a game's knowledge
+        (``state.knowledge()``), it is the share of the deals the seat
+        considers possible, or the pair of bounds when the formula speaks of
+        what other seats saw.  On a card deal, it is the
         exact probability of the deal-knowledge module (propositional
         formulas over ``has(location, card)``); a :class:`~games.deal.DealState`
         also gives the formulas' truth in the true deal.  Either way 1 means
@@ -557,11 +569,15 @@ def who_knows(
         hasattr(target, "knowledge") and hasattr(target, "holds") and hasattr(target, "agents")
     ):
         return _who_knows_deal(target, formulas, agents)
+    if hasattr(target, "probability_bounds") and hasattr(target, "pointed"):
+        return _who_knows_game(target, formulas, agents)
+    if hasattr(target, "considered") and hasattr(target, "designated"):
+        return _who_knows_symbolic(target, formulas, agents)
     if not isinstance(target, PointedModel):
         raise VisualizeError(
-            f"who_knows needs a PointedModel (knowledge is relative to the actual world), "
-            f"a card DealState or a mapping of agents to DealKnowledge; "
-            f"got {type(target).__name__}"
+            f"who_knows needs a PointedModel or PointedStructure (knowledge is relative to "
+            f"the actual world), a game's knowledge, a card DealState or a mapping of agents "
+            f"to DealKnowledge; got {type(target).__name__}"
         )
     model = target.model
     actual = target.actual
@@ -578,6 +594,46 @@ def who_knows(
     i = model.index(actual)
     return KnowledgeTable(
         tuple(names), tuple(str(f) for f in fs), tuple(values), tuple(bool(t[i]) for t in truths)
+    )
+
+
+def _who_knows_symbolic(
+    target: Any, formulas: Sequence[Formula | str], agents: Sequence[Any] | None
+) -> KnowledgeTable:
+    from kripke.errors import PreconditionError
+
+    fs = [as_formula(f) for f in formulas]
+    names = list(target.agents) if agents is None else [str(a) for a in agents]
+    values = []
+    for a in names:
+        if a not in target.agents:
+            raise VisualizeError(f"no agent {a!r}; agents: {', '.join(target.agents)}")
+        row: list[Probability | None] = []
+        for f in fs:
+            try:
+                row.append(target.probability(a, f))
+            except PreconditionError:
+                row.append(None)
+        values.append(tuple(row))
+    truth = tuple(bool(target.holds(f)) for f in fs)
+    return KnowledgeTable(tuple(names), tuple(str(f) for f in fs), tuple(values), truth)
+
+
+def _who_knows_game(
+    target: Any, formulas: Sequence[Formula | str], agents: Sequence[Any] | None
+) -> KnowledgeTable:
+    fs = [target.formula(f) for f in formulas]
+    seats = list(target.agents) if agents is None else [target.agent(a) for a in agents]
+    values = []
+    for a in seats:
+        row: list[Probability | tuple[Probability, Probability]] = []
+        for f in fs:
+            lo, hi = target.probability_bounds(a, f)
+            row.append(lo if lo == hi else (lo, hi))
+        values.append(tuple(row))
+    truth = tuple(bool(target.holds(f)) for f in fs)
+    return KnowledgeTable(
+        tuple(str(a) for a in seats), tuple(str(f) for f in formulas), tuple(values), truth
     )
 
 
@@ -672,7 +728,7 @@ def draw_who_knows(
                     gid="cell-box",
                 )
             )
-            dark = v is not None and (v == 1 or v == 0)
+            dark = v is not None and not isinstance(v, tuple) and (v == 1 or v == 0)
             ax.text(
                 j + 0.5,
                 y + 0.5,

@@ -1155,6 +1155,54 @@ class PointedStructure:
     def _repr_png_(self) -> bytes | None:
         return _structure_png(self)
 
+    def considered(self, agent: object) -> BDD:
+        """The states ``agent`` considers possible at the designated states (a BDD).
+
+        For an S5 agent: the states that agree with a designated state on the
+        variables it observes; for a belief agent: the states its relation
+        reaches from a designated state.
+        """
+        s = self.structure
+        fr = s._frame
+        a = str(agent)
+        kind = fr.agent_kind(a)
+        if kind == "s5":
+            return s._unobserved_exists(a, self.designated) & s.law
+        mgr = fr.mgr
+        allvars = list(fr.allvars)
+        image = mgr.exists(mgr.cube(allvars), self.designated & fr.relation(a))
+        return mgr.rename(image, {v + "'": v for v in allvars}) & s.law
+
+    def probability(
+        self, agent: object, f: Formula | str, *, exact: bool = True
+    ) -> Fraction | float:
+        """``agent``'s probability of ``f``: the share of the states it considers
+        possible (:meth:`considered`) where ``f`` holds, every state equally likely.
+
+        Raises
+        ------
+        PreconditionError
+            If ``agent`` considers no state possible (a belief agent with an
+            empty relation at the designated states).
+
+        Examples
+        --------
+        >>> from kripke.puzzles import muddy_children
+        >>> pm = muddy_children(3, [1, 2], engine="symbolic").announce("m1 | m2 | m3")
+        >>> pm.probability(1, "m1"), pm.probability(3, "m1"), pm.probability(3, "m3")
+        (Fraction(1, 2), Fraction(1, 1), Fraction(1, 2))
+        """
+        s = self.structure
+        fr = s._frame
+        mgr = fr.mgr
+        c = self.considered(agent)
+        if c == mgr.false:
+            raise PreconditionError(f"agent {agent} considers no state possible")
+        hit = c & s.truth(as_formula(f))
+        if exact:
+            return Fraction(mgr.count(hit, fr.allvars), mgr.count(c, fr.allvars))
+        return mgr.count_float(hit, fr.allvars) / mgr.count_float(c, fr.allvars)
+
     def announce(self, f: Formula | str, *, check: bool = True) -> PointedStructure:
         """Public announcement of ``f`` (which must be true at the actual state).
 
