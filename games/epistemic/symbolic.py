@@ -24,6 +24,17 @@ cards in deck order: by suit, then rank); the local constraints of a card
 law grows only with the counting constraints (initial sizes, how many cards
 moved), which run across the cards.
 
+Measured sizes (``benchmarks/epistemic_speed.py``, CUDD): the law of a
+52-card deal into 4 hands of 13 has 263,003 nodes (208 variables); the hand
+sizes make the width of the law the number of partial count vectors at a
+cut.  Face-up moves, reveals to everybody and voids add no count (a full
+32-card BoerenBridge round: 44,288 nodes at the first trick, 2,120 after
+five).  Every hidden move adds one count to every cut and multiplies the law
+by about ``n + 1`` for ``n`` cards moved: 1, 2, 3, 4 hidden moves of two
+cards from the 52-card deal gave 0.97, 3.3, 10.7 and 33 million nodes.  A
+knowledge structure of a full-size game is therefore cheap while few
+face-down plays remain unrevealed, and exponential in their number.
+
 Before building, the history is simplified without changing what anyone
 knows (each step a bisimulation):
 
