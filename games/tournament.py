@@ -223,6 +223,12 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _num(x: float) -> str:
+    """Three decimals, without a negative zero (``-0.000``) for tiny negative values."""
+    text = f"{x:.3f}"
+    return "0.000" if text == "-0.000" else text
+
+
 def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
     """The summary as a plain-text table (win rate and mean return with 95% intervals)."""
     rows = []
@@ -237,7 +243,7 @@ def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
                 f"{b['win_rate']:.3f}",
                 f"[{lo:.3f}, {hi:.3f}]",
                 f"{b['mean_score']:.3f}",
-                f"[{slo:.3f}, {shi:.3f}]",
+                f"[{_num(slo)}, {_num(shi)}]",
                 str(b["forfeits"]),
             ]
         )

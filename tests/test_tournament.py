@@ -13,6 +13,7 @@ from games.errors import InvalidParameterError, UnknownGameError
 from games.tournament import (
     TournamentSpec,
     cli_main,
+    format_summary,
     play_one,
     run_tournament,
     seat_labels,
@@ -107,6 +108,17 @@ def test_summary_win_rates_and_intervals():
     lo, hi = s["bots"]["a"]["ci95"]
     # Wilson interval for 2/3 at 95%: [0.208, 0.939]
     assert lo == pytest.approx(0.2077, abs=1e-3) and hi == pytest.approx(0.9385, abs=1e-3)
+
+
+def test_table_prints_no_negative_zero():
+    # one win in 3000 games: the normal interval of the mean score dips just below 0
+    recs = [
+        {"seats": ["a", "b"], "returns": [float(i == 0), 0.0], "winners": []} for i in range(3000)
+    ]
+    s = summarize(recs)
+    assert s["bots"]["a"]["score_ci95"][0] < 0
+    text = format_summary(s)
+    assert "-0.000" not in text and "[0.000, 0.001]" in text
 
 
 class _Crasher(Bot):
