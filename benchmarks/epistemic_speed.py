@@ -50,7 +50,7 @@ def _boerenbridge(tricks: int, seed: int) -> Any:
     from games.base import load_game
 
     g = load_game("boerenbridge", rounds=(8,))
-    s = g.new_initial_state()
+    s: Any = g.new_initial_state()
     rng = random.Random(seed)
     while s.phase != "play":
         s.apply_action(rng.choice(list(s.legal_actions())))
@@ -63,7 +63,7 @@ def _bs(plays: int, seed: int) -> Any:
     from games.base import load_game
     from games.bs import CALL, PASS
 
-    s = load_game("bs", variant="classic", players=4).new_initial_state()
+    s: Any = load_game("bs", variant="classic", players=4).new_initial_state()
     rng = random.Random(seed)
     done = 0
     while not s.is_terminal():

@@ -10,6 +10,7 @@ counting of :mod:`games.deal` as each game's own seat knowledge feeds it
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +33,7 @@ def short_bs(variant: str, players: int, deck: Deck) -> BSGame:
     g = BSGame(BSParams(variant, players))
     g.deck = deck
     if variant == "koth":
-        g.rank_of = tuple(int(deck.rank_of(k)) for k in range(len(deck)))
+        g.rank_of = tuple(int(str(deck.rank_of(k))) for k in range(len(deck)))
     else:
         g.rank_of = tuple(STANDARD_RANKS.index(deck.rank_of(k)) for k in range(len(deck)))
     g.num_kinds = len(deck)
@@ -191,7 +192,7 @@ def test_bs_needs_a_deal():
 def shengji_point(variant: str, seed: int):
     """A random Shengji state in the play phase of its first round."""
     g = load_game("shengji", variant=variant)
-    s = g.new_initial_state()
+    s: Any = g.new_initial_state()
     rng = random.Random(seed)
     while s.phase != "play":
         s.apply_action(rng.choice(list(s.legal_actions())))
