@@ -1898,6 +1898,37 @@ class SeatKnowledge(SeatDeal):
             p = 5e-324
         return ClaimOdds(sp.seat, sp.claim, p, knows_false, exact)
 
+    def holding_odds(self, play: SeenPlay | None = None) -> float:
+        """Exact probability that the claimer held the claimed cards (validity left out).
+
+        The probability, over the deals this seat considers possible, that
+        the claimer's hand before the play held every claimed card; whether
+        the claimed cards would make a valid play is not part of it (see
+        :meth:`claim_odds` for both).  Counting unseen cards answers when the
+        deal engine runs out of memory (:attr:`fallbacks`).
+
+        Raises
+        ------
+        InvalidParameterError
+            If no claim is open or the seat follows no deal knowledge.
+        """
+        sp = play or self.open_play()
+        if sp is None:
+            raise InvalidParameterError("no claim is waiting for calls")
+        if not self.use_deal or self.knowledge is None:
+            raise InvalidParameterError("this seat follows no deal knowledge (deal=False)")
+        if self.counting_refutes(sp.claim):
+            return 0.0
+        cons = [
+            Constraint("at_least", f"P{sp.seat}", (f,), k)
+            for f, k in sorted(count_faces(sp.claim).items())
+        ]
+        try:
+            return self._chain(cons)
+        except MemoryError:
+            self.fallbacks += 1
+            return self.counting_chance(sp.seat, sp.claim)
+
     def counting_chance(self, seat: int, claim: Sequence[int]) -> float:
         """Chance that a hand of ``seat``'s size dealt from the unseen cards holds ``claim``.
 

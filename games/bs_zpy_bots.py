@@ -24,10 +24,11 @@ time.
     false (:meth:`~games.bs_zpy.SeatKnowledge.knows_false`).
 ``probabilistic``
     calls when the expected gain beats the expected loss: with ``q`` the
-    posterior probability that the claim is a lie
-    (:meth:`ProbabilisticBot.lie_probability`: the exact probability that
-    the claim can be true, and the claimer's lying rate so far, counted
-    separately for claims that take the lead of a trick), it calls when
+    posterior probability that the claim is a lie (1 when it knows the claim
+    is false; otherwise :meth:`ProbabilisticBot.lie_probability`, from the
+    exact probability that the claimer held the claimed cards and the
+    claimer's lying rate so far, counted separately for claims that take the
+    lead of a trick), it calls when
     ``q * gain > (1 - q) * loss``.  The stakes: the gain is the two
     winnings-pile cards it would take (their expected points, or the
     5-point fine when the liar's pile is empty), plus the trick's claimed
@@ -368,7 +369,7 @@ class ProbabilisticBot(_PlanBot):
     name = "probabilistic"
     deal = True
     #: Beta prior (lies, truths) on a player's lying rate.
-    prior = (1.0, 4.0)
+    prior = (1.0, 9.0)
 
     def restart(self, game: Game, seat: int) -> None:
         super().restart(game, seat)
@@ -443,10 +444,11 @@ class ProbabilisticBot(_PlanBot):
             # The posterior lie probability is at least the lying rate: the
             # exact query cannot change the decision.
             return True
-        odds = k.claim_odds(sp)
-        possible = 0.0 if odds.knows_false else odds.probability
+        if k.knows_false(sp):
+            return True
+        held = k.holding_odds(sp)
         lie = self.lie_probability(
-            sp.seat, possible, k.counting_chance(sp.seat, sp.claim), self.takes_lead(sp)
+            sp.seat, held, k.counting_chance(sp.seat, sp.claim), self.takes_lead(sp)
         )
         return lie * gain > (1 - lie) * loss
 
@@ -461,19 +463,21 @@ class ProbabilisticBot(_PlanBot):
         k = self.know
         return (k.lies_by[seat] + self.prior[0]) / (k.settled_by[seat] + sum(self.prior))
 
-    def lie_probability(self, seat: int, possible: float, base: float, bold: bool = False) -> float:
+    def lie_probability(self, seat: int, held: float, base: float, bold: bool = False) -> float:
         """Posterior probability that ``seat``'s claim is a lie.
 
-        ``possible`` is the exact probability that the claim can be true and
-        ``base`` the chance that a hand of the claimer's size, dealt from the
-        unseen cards, would hold the claimed cards: their ratio is the
-        likelihood ratio of truth against a lie (a liar's claim does not
-        depend on its hand).  With ``seat``'s lying rate ``r``
+        ``held`` is the exact probability that the claimer held the claimed
+        cards (:meth:`~games.bs_zpy.SeatKnowledge.holding_odds`) and ``base``
+        the chance that a hand of the claimer's size, dealt from the unseen
+        cards, would hold them: their ratio is the likelihood ratio of truth
+        against a lie (a liar's claim does not depend on its hand).  Validity
+        is left out of both: a follow claimed off suit is rare, but a
+        truthful claimer makes it exactly when it is void.  With ``seat``'s lying rate ``r``
         (:meth:`lie_rate`; ``bold`` for a claim that takes the lead) the
-        posterior is ``r / (r + (1 - r) * min(1, possible / base))``.
+        posterior is ``r / (r + (1 - r) * min(1, held / base))``.
         """
         r = self.lie_rate(seat, bold)
-        ratio = min(1.0, possible / base) if base > 0 else 0.0
+        ratio = min(1.0, held / base) if base > 0 else 0.0
         denom = r + (1 - r) * ratio
         return 1.0 if denom <= 0 else r / denom
 

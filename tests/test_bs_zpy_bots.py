@@ -144,11 +144,26 @@ def test_probabilistic_bot_calls_a_refuted_claim_and_weighs_stakes():
     # trick's claimed points (none) are at stake too.
     assert (gain, loss) == (5.0, 5.0)
     rate = bot.lie_rate(1)
-    assert rate == pytest.approx(1 / 5)  # the Beta(1, 4) prior: P1 settled nothing yet
-    odds = bot.know.claim_odds(sp)
-    lie = bot.lie_probability(1, odds.probability, bot.know.counting_chance(1, sp.claim))
+    assert rate == pytest.approx(1 / 10)  # the Beta(1, 9) prior: P1 settled nothing yet
+    held = bot.know.holding_odds(sp)
+    assert 0 < held < 1 and not bot.know.knows_false(sp)
+    lie = bot.lie_probability(1, held, bot.know.counting_chance(1, sp.claim))
     assert rate <= lie <= 1
     assert (bot.step([PASS, CALL]) == CALL) == (lie * gain > (1 - lie) * loss)
+
+
+def test_holding_odds_is_the_claim_probability_without_validity():
+    s = position(FIVE)
+    s.play_claim(0, "3H", claim="4H")  # a lead of one card is always valid
+    k2 = seat_knowledge(s, 2)
+    assert k2.holding_odds() == pytest.approx(k2.claim_odds().probability)
+    assert seat_knowledge(s, 1).holding_odds() == pytest.approx(
+        seat_knowledge(s, 1).claim_odds().probability
+    )
+    s.decide_calls({})
+    s.play_claim(1, "4H", claim="KS")  # off suit: true only if P1 had no heart left
+    k2 = seat_knowledge(s, 2)
+    assert k2.holding_odds() > k2.claim_odds().probability
 
 
 def test_lie_probability_is_bayes_with_the_lying_rate():
@@ -228,5 +243,5 @@ def test_probabilistic_bot_counts_lies_among_claims_that_take_the_lead():
     watcher = informed(ProbabilisticBot(), s, 0)
     assert (watcher.bold[2], watcher.bold_lies[2]) == (1, 1)
     assert (watcher.bold[1], watcher.bold_lies[1]) == (0, 0)  # 5H did not take the lead
-    assert watcher.lie_rate(2, bold=True) == pytest.approx(2 / 6)
-    assert watcher.lie_rate(1, bold=True) == pytest.approx(1 / 5)
+    assert watcher.lie_rate(2, bold=True) == pytest.approx(2 / 11)  # Beta(1, 9) prior
+    assert watcher.lie_rate(1, bold=True) == pytest.approx(1 / 10)
