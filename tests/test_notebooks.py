@@ -27,6 +27,7 @@ def test_there_are_example_notebooks():
         "02_announcements_and_action_models.ipynb",
         "03_bs_knowledge.ipynb",
         "04_boerenbridge_guesses.ipynb",
+        "05_formulas_on_game_states.ipynb",
     ):
         assert expected in names
 
