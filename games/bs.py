@@ -508,10 +508,19 @@ class BSState(State):
         cur = self._current_player()
         names = " ".join(self.g.deck.parse(cards)) if cards else ""
         if self._phase not in ("play", "first") or seat != cur:
-            who = f"P{cur}" if cur >= 0 else "no seat"
-            raise IllegalActionError(
-                f"P{seat} cannot play {names or 'cards'} out of turn: it is {who}'s turn"
-            )
+            doing = {
+                "order": "the seat order is being drawn",
+                "deal": "the cards are being dealt",
+                "call": f"P{cur} must first decide whether to call BS",
+                "pick_caller": "chance is picking the caller",
+                "penalty": "the caller's penalty card is being drawn",
+                "over": "the game is over",
+            }.get(self._phase)
+            if doing is None:
+                raise IllegalActionError(
+                    f"P{seat} cannot play {names or 'cards'} out of turn: it is P{cur}'s turn"
+                )
+            raise IllegalActionError(f"P{seat} cannot play {names or 'cards'} now: {doing}")
         n = len(self.g.deck.kinds(cards))
         if n == 0:
             raise IllegalActionError(f"P{seat} must play at least one card")

@@ -269,6 +269,12 @@ def test_illegal_plays_are_named_and_change_nothing():
     with pytest.raises(CardParseError, match="'ZZ'"):
         state.apply_play(p, ["ZZ"])
     assert (state.history(), state.hands, state.hand_sizes) == before
+    state.apply_play(p, [have])  # now the others decide whether to call
+    caller = state.current_player()
+    with pytest.raises(
+        IllegalActionError, match=f"now: P{caller} must first decide whether to call"
+    ):
+        state.apply_play(caller, [state.hands[caller][0]])
 
 
 def test_bad_parameters_are_named():
