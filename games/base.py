@@ -544,12 +544,15 @@ def play_game(
     on_step: Callable[[State, int, int], None] | None = None,
     forfeit_on_error: bool = False,
     keep_state: bool = False,
+    start: State | None = None,
 ) -> GameResult:
     """Play one game with ``bots`` (one per seat), chance drawn from ``seed``.
 
     Each bot receives exactly its seat's observations (``inform``) and the
     legal actions when it must act (``step``).  ``on_step(state, player,
-    action)`` is called before each action is applied (narration).
+    action)`` is called before each action is applied (narration).  The game
+    starts from ``start`` (a state of ``game``, e.g. a hand-made position; it
+    is played on, not copied) instead of a new initial state.
 
     With ``forfeit_on_error`` a bot that raises or returns an illegal action
     forfeits: the game stops, that seat's return is -1 and the others' 0, and
@@ -558,7 +561,7 @@ def play_game(
     if len(bots) != game.num_players():
         raise InvalidParameterError(f"{game.name} needs {game.num_players()} bots, got {len(bots)}")
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state() if start is None else start
     for seat, bot in enumerate(bots):
         bot.restart(game, seat)
     seen = [0] * len(bots)
