@@ -134,6 +134,8 @@ class Deck:
         108
         >>> Deck.standard(ranks=("7", "8", "9", "10", "J", "Q", "K", "A")).total
         32
+        >>> Deck.standard(ranks=("J", "Q", "K", "A")).names[:4]
+        ('JC', 'QC', 'KC', 'AC')
         """
         for r in ranks:
             if r not in STANDARD_RANKS:
@@ -141,7 +143,7 @@ class Deck:
         names = [r + s for s in STANDARD_SUITS for r in ranks]
         suits = {n: n[-1] for n in names}
         rank_of = {n: n[:-1] for n in names}
-        aliases = {"T" + s: "10" + s for s in STANDARD_SUITS}
+        aliases = {"T" + s: "10" + s for s in STANDARD_SUITS} if "10" in ranks else {}
         if jokers:
             names += ["SJ", "BJ"]
             rank_of.update({"SJ": "SJ", "BJ": "BJ"})
