@@ -272,7 +272,9 @@ def card_history(state: Any) -> Any:
 
     if state.game.name != "shengji":
         raise InvalidParameterError(
-            f"{state.game.name} states describe their own cards to games.epistemic"
+            f"{state.game.name} states have no epistemic model yet: their plays are face down "
+            "and a called-out lie may be an invalid play, which the card history cannot state; "
+            f"each seat's exact deal knowledge is {state.game.name}'s own SeatKnowledge"
         )
     n = state.n
     seats = [f"P{s}" for s in range(n)]
