@@ -43,6 +43,7 @@ __all__ = [
     "registered_bots",
     "game_narrator",
     "play_game",
+    "sample_chance",
 ]
 
 #: ``current_player()`` of a chance node.
@@ -535,6 +536,29 @@ class GameResult:
     state: State | None = None
 
 
+def sample_chance(state: State, rng: random.Random) -> int:
+    """One chance outcome of ``state`` drawn with ``rng`` (one ``rng.random()`` call).
+
+    Every runner of this package draws chance this way, so a seed gives the
+    same game whichever runner plays it.
+
+    Examples
+    --------
+    >>> import random
+    >>> state = load_game("bs", variant="classic").new_initial_state()
+    >>> sample_chance(state, random.Random(3)) in dict(state.chance_outcomes())
+    True
+    """
+    outcomes = state._chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if r < acc:
+            return a
+    return outcomes[-1][0]
+
+
 def play_game(
     game: Game,
     bots: Sequence[Bot],
@@ -578,15 +602,7 @@ def play_game(
         if max_steps is not None and steps >= max_steps:
             break
         if cur == CHANCE:
-            outcomes = state._chance_outcomes()
-            r = rng.random()
-            acc = 0.0
-            action = outcomes[-1][0]
-            for a, p in outcomes:
-                acc += p
-                if r < acc:
-                    action = a
-                    break
+            action = sample_chance(state, rng)
         else:
             legal = state.legal_actions(cur)
             try:

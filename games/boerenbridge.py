@@ -52,7 +52,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from games.base import CHANCE, TERMINAL, Game, Observation, State, register_game
+from games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Observation,
+    State,
+    register_game,
+    sample_chance,
+)
 from games.errors import CardParseError, IllegalActionError, InvalidParameterError
 
 __all__ = [
@@ -1735,14 +1743,7 @@ def narrate(args: Any, out: Any) -> int:
                 seen[s] += 1
         cur = state.current_player()
         if cur == CHANCE:
-            outs = state.chance_outcomes()
-            x, acc, action = rng.random(), 0.0, outs[-1][0]
-            for a, pr in outs:
-                acc += pr
-                if x < acc:
-                    action = a
-                    break
-            state.apply_action(action)
+            state.apply_action(sample_chance(state, rng))
             if state.phase == "guess" and all(g is None for g in state.guesses):
                 nar.round_start()
             continue

@@ -67,6 +67,7 @@ from games.base import (
     Observation,
     State,
     register_game,
+    sample_chance,
 )
 from games.cards import STANDARD_RANKS, CardsLike, Deck
 from games.deal import DealKnowledge
@@ -1152,15 +1153,7 @@ def narrate(args: Any, out: TextIO) -> int:
         if cur == TERMINAL:
             break
         if cur == CHANCE:
-            outcomes = state.chance_outcomes()
-            r = rng.random()
-            acc = 0.0
-            action = outcomes[-1][0]
-            for a, p in outcomes:
-                acc += p
-                if r < acc:
-                    action = a
-                    break
+            action = sample_chance(state, rng)
         else:
             action = bots[cur].step(state.legal_actions(cur))
             narrator.decision(state, cur, action)

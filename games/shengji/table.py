@@ -27,10 +27,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot
+from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, sample_chance
 from games.errors import CardParseError, IllegalActionError, InvalidParameterError
 from games.shengji.cards import SMALL_JOKER, format_cards, parse_cards
-from games.shengji.engine import PASS, ShengjiGame, ShengjiState, decode_action, friend_action
+from games.shengji.engine import PASS, ShengjiGame, decode_action, friend_action
 from games.shengji.friends import parse_friend
 from games.shengji.trump import SUIT_LABELS, sort_cards, suit_index
 
@@ -41,17 +41,6 @@ HELP = (
     .replace("``", "")
     .strip()
 )
-
-
-def _rng_draw(state: ShengjiState, r: Any) -> int:
-    outcomes = state.chance_outcomes()
-    x = r.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
 
 
 class Table:
@@ -173,7 +162,7 @@ class Table:
             if cur == TERMINAL or self.surrendered:
                 break
             if cur == CHANCE:
-                st.apply_action(_rng_draw(st, self.rng))
+                st.apply_action(sample_chance(st, self.rng))
                 continue
             if cur == self.human:
                 if not self._human_turn():
