@@ -106,7 +106,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple, TextIO
 
-from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, register_game
+from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, register_game, sample_chance
 from games.errors import IllegalActionError, InvalidParameterError
 from games.shengji.cards import (
     NUM_FACES,
@@ -2243,13 +2243,7 @@ def narrate(args: Any, out: TextIO) -> int:
         if cur == TERMINAL:
             break
         if cur == CHANCE:
-            outs = state.chance_outcomes()
-            x, acc, action = rng.random(), 0.0, outs[-1][0]
-            for a, p in outs:
-                acc += p
-                if x < acc:
-                    action = a
-                    break
+            action = sample_chance(state, rng)
         else:
             action = bots[cur].step(state.legal_actions(cur))
         state.apply_action(action)

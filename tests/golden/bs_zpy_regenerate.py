@@ -6,14 +6,15 @@ seat observed in that step (the public part of every event).
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT.parent.parent))
+sys.path.insert(0, str(ROOT))
 
-from games.base import CHANCE, TERMINAL, load_game, make_bot  # noqa: E402
+from _transcript import transcript, write  # noqa: E402
+
+from games.base import CHANCE, load_game, make_bot  # noqa: E402
 
 #: A five-seat hand-made position (6 cards each, an 8-card kitty).
 POSITION = {
@@ -48,48 +49,17 @@ def playthrough(seed: int, bots: list[str], position: bool = False) -> str:
     game = load_game("bs-zpy")
     n = game.num_players()
     players = [make_bot("bs-zpy", name, seed=seed * 100 + s) for s, name in enumerate(bots)]
-    state = game.position(**POSITION) if position else game.new_initial_state()
-    for s, b in enumerate(players):
-        b.restart(game, s)
-    rng = random.Random(seed)
-    seen = [0] * n
-    lines = [f"# bs-zpy seed={seed} bots={','.join(bots)}" + (" position" if position else "")]
-    while True:
-        for s, b in enumerate(players):
-            obs = state.observations(s)
-            while seen[s] < len(obs):
-                b.inform(obs[seen[s]])
-                seen[s] += 1
-        cur = state.current_player()
-        if cur == TERMINAL:
-            break
-        viewer = 0 if cur == CHANCE else (cur + 1) % n
-        before = len(state.observations(viewer))
-        if cur == CHANCE:
-            outs = state.chance_outcomes()
-            x, acc, action = rng.random(), 0.0, outs[-1][0]
-            for a, p in outs:
-                acc += p
-                if x < acc:
-                    action = a
-                    break
-            who = "chance"
-        else:
-            action = players[cur].step(state.legal_actions(cur))
-            who = f"P{cur}"
-        text = state.action_to_string(cur, action)
-        state.apply_action(action)
-        seen_now = [str(o) for o in state.observations(viewer)[before:] if o.kind != "draw"]
-        lines.append(f"{who}: {text}" + (f"  | {' | '.join(seen_now)}" if seen_now else ""))
-    lines.append(f"returns {state.returns()}")
-    return "\n".join(lines) + "\n"
-
-
-def main() -> None:
-    for name, case in CASES.items():
-        (ROOT / name).write_text(playthrough(**case))
-        print("wrote", ROOT / name)
+    header = f"# bs-zpy seed={seed} bots={','.join(bots)}" + (" position" if position else "")
+    return transcript(
+        game,
+        players,
+        seed,
+        header,
+        viewer=lambda player: 0 if player == CHANCE else (player + 1) % n,
+        keep=lambda o: o.kind != "draw",
+        start=game.position(**POSITION) if position else None,
+    )
 
 
 if __name__ == "__main__":
-    main()
+    write(ROOT, CASES, playthrough)
