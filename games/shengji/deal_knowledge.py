@@ -123,12 +123,12 @@ class SeatDeal:
             self._throw(a, list(obs["attempted"]), obs["blocker"], list(obs["forced"]))
         elif k == "play":
             cs = list(obs["cards"])
-            assert self.trump is not None
+            assert self.trump is not None and a is not None
             if obs["lead"]:
                 if self.leader != a or self.fmt is None:
-                    fmt = lead_format(cs, self.trump)
-                    if fmt.is_throw:
-                        self._throw_stood(a, fmt)
+                    lead = lead_format(cs, self.trump)
+                    if lead.is_throw:
+                        self._throw_stood(a, lead)
                 self.fmt = lead_format(cs, self.trump)
                 self.leader = a
                 kn.move(self._names(cs), f"P{a}", "played")
