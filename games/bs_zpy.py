@@ -103,7 +103,7 @@ import io
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, register_game, sample_chance
@@ -717,19 +717,12 @@ class BSZPYGame(ShengjiGame):
     """BS-ZPY with fixed parameters (see the module docstring)."""
 
     name = "bs-zpy"
+    params_type = BSZPYParams
 
     def __init__(self, params: BSZPYParams | None = None, **kwargs: Any):
-        params = params or BSZPYParams()
-        if kwargs:
-            known = {f.name for f in fields(BSZPYParams)}
-            bad = sorted(set(kwargs) - known)
-            if bad:
-                raise InvalidParameterError(
-                    f"unknown bs-zpy parameter {bad[0]!r}; known: {', '.join(sorted(known))}"
-                )
-            if kwargs.get("variant") is None:
-                kwargs.pop("variant", None)
-            params = replace(params, **kwargs)
+        if kwargs.get("variant") is None:
+            kwargs.pop("variant", None)
+        params = self._with(params, kwargs)
         if params.variant != "zpy":
             raise InvalidParameterError(
                 f"bs-zpy is played as ZPY with friends; variant {params.variant!r} is not available"

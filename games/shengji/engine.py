@@ -305,19 +305,33 @@ class ShengjiGame(Game):
     """A Shengji (``tractor``) or ZPY (``zpy``) match with fixed parameters."""
 
     name = "shengji"
+    #: The parameter class (a variant built on this engine extends it).
+    params_type: type[ShengjiParams] = ShengjiParams
 
     def __init__(self, params: ShengjiParams | None = None, **kwargs: Any):
-        params = params or ShengjiParams()
+        params = self._with(params, kwargs)
+        super().__init__(params)
+        self.rules = resolve_rules(params)
+
+    @classmethod
+    def _with(cls, params: ShengjiParams | None, kwargs: dict[str, Any]) -> Any:
+        """``params`` (default: the parameter class's defaults) with ``kwargs`` applied.
+
+        Raises
+        ------
+        InvalidParameterError
+            For a keyword that is not a parameter (naming it and the known ones).
+        """
+        params = params or cls.params_type()
         if kwargs:
-            known = {f.name for f in fields(ShengjiParams)}
+            known = {f.name for f in fields(cls.params_type)}
             bad = sorted(set(kwargs) - known)
             if bad:
                 raise InvalidParameterError(
-                    f"unknown shengji parameter {bad[0]!r}; known: {', '.join(sorted(known))}"
+                    f"unknown {cls.name} parameter {bad[0]!r}; known: {', '.join(sorted(known))}"
                 )
             params = replace(params, **kwargs)
-        super().__init__(params)
-        self.rules = resolve_rules(params)
+        return params
 
     def num_players(self) -> int:
         return self.rules.players
