@@ -104,6 +104,7 @@ __all__ = [
     "DealState",
     "Deck",
     "card_atom",
+    "evaluate",
     "MAX_MODEL_CARDS",
 ]
 
@@ -2827,7 +2828,20 @@ class DealState:
         return PointedModel(model, actual)
 
 
-def _eval_prop(f: Any, has: Callable[[str, str], bool]) -> bool:
+def evaluate(f: Any, value: Callable[[Any], Any]) -> bool:
+    """Truth of a propositional formula, ``value(atom)`` giving each atom's truth.
+
+    Raises
+    ------
+    TypeError
+        If ``f`` has a modal or dynamic operator.
+
+    Examples
+    --------
+    >>> from kripke import parse
+    >>> evaluate(parse("p & ~q -> r"), lambda atom: atom.name == "p")
+    False
+    """
     from kripke.formulas import And, Atom, Bottom, Iff, Implies, Not, Or, Top
 
     match f:
@@ -2836,23 +2850,31 @@ def _eval_prop(f: Any, has: Callable[[str, str], bool]) -> bool:
         case Bottom():
             return False
         case Atom():
-            from kripke.errors import UnknownAtomError
-
-            if f.name != "has" or len(f.args) != 2:
-                raise UnknownAtomError(f"{f.key} is not a card atom")
-            return has(f.args[0], f.args[1])
+            return bool(value(f))
         case Not(a):
-            return not _eval_prop(a, has)
+            return not evaluate(a, value)
         case And(args):
-            return all(_eval_prop(a, has) for a in args)
+            return all(evaluate(a, value) for a in args)
         case Or(args):
-            return any(_eval_prop(a, has) for a in args)
+            return any(evaluate(a, value) for a in args)
         case Implies(a, b):
-            return (not _eval_prop(a, has)) or _eval_prop(b, has)
+            return (not evaluate(a, value)) or evaluate(b, value)
         case Iff(a, b):
-            return _eval_prop(a, has) == _eval_prop(b, has)
+            return evaluate(a, value) == evaluate(b, value)
         case _:
             raise TypeError(f"not a propositional formula: {f!r}")
+
+
+def _eval_prop(f: Any, has: Callable[[str, str], bool]) -> bool:
+    """Truth of a propositional formula over card atoms ``has(location, card)``."""
+    from kripke.errors import UnknownAtomError
+
+    def value(atom: Any) -> bool:
+        if atom.name != "has" or len(atom.args) != 2:
+            raise UnknownAtomError(f"{atom.key} is not a card atom")
+        return has(atom.args[0], atom.args[1])
+
+    return evaluate(f, value)
 
 
 def _freeze(deal: Mapping[str, Sequence[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:

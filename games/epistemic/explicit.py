@@ -35,7 +35,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from games.epistemic.history import CardHistory, card_key, evaluate
+from games.deal import evaluate
+from games.epistemic.history import CardHistory, card_key
 from games.errors import InvalidParameterError
 
 __all__ = ["explicit_model", "histories", "MAX_EXPLICIT_CARDS", "MAX_HISTORIES"]

@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.cards import CardsLike, Deck
+from games.deal import evaluate
 from games.errors import IllegalActionError, InvalidParameterError
 
 __all__ = [
@@ -542,31 +543,6 @@ class CardHistory:
     def _has(self, counts: Mapping[str, Counter[int]], a: Any) -> bool:
         loc, k, j = self.atom_cell(a)
         return counts[loc][k] >= j
-
-
-def evaluate(f: Any, value: Any) -> bool:
-    """Truth of a propositional formula, ``value(atom)`` giving each atom's truth."""
-    from kripke.formulas import And, Atom, Bottom, Iff, Implies, Not, Or, Top
-
-    match f:
-        case Top():
-            return True
-        case Bottom():
-            return False
-        case Atom():
-            return bool(value(f))
-        case Not(a):
-            return not evaluate(a, value)
-        case And(args):
-            return all(evaluate(a, value) for a in args)
-        case Or(args):
-            return any(evaluate(a, value) for a in args)
-        case Implies(a, b):
-            return (not evaluate(a, value)) or evaluate(b, value)
-        case Iff(a, b):
-            return evaluate(a, value) == evaluate(b, value)
-        case _:
-            raise TypeError(f"not a propositional formula: {f!r}")
 
 
 def _check_name(name: str, what: str) -> str:
