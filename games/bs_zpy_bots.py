@@ -316,6 +316,19 @@ class _PlanBot(Bot):
         cards = self.truthful_play()
         return cards, cards
 
+    def _bluff_spot(self) -> tuple[list[Card], Format | None, int]:
+        """The truthful play, and — when it follows a lead and cannot win the trick —
+        the trick format and the points at stake (else ``None`` for the format)."""
+        cards = self.truthful_play()
+        k = self.know
+        fmt = k.trick_fmt
+        if fmt is None or k.knowledge is None:
+            return cards, None, 0
+        base = [(p.eligible, list(p.shown)) for p in k.plays]
+        if claim_winner(fmt, [*base, (True, cards)]) == len(base):
+            return cards, None, 0
+        return cards, fmt, sum(card_points(p.shown) for p in k.plays) + card_points(cards)
+
 
 class TruthfulBot(_PlanBot):
     """Plays legally and claims the truth; never calls."""
@@ -335,17 +348,10 @@ class BlufferBot(_PlanBot):
         self.min_stake = min_stake
 
     def choose_play(self) -> tuple[list[Card], list[Card]]:
-        cards = self.truthful_play()
+        cards, fmt, stake = self._bluff_spot()
+        if fmt is None or stake < self.min_stake:
+            return cards, cards
         k = self.know
-        fmt = k.trick_fmt
-        if fmt is None or k.knowledge is None:
-            return cards, cards
-        base = [(p.eligible, list(p.shown)) for p in k.plays]
-        if claim_winner(fmt, [*base, (True, cards)]) == len(base):
-            return cards, cards
-        stake = sum(card_points(p.shown) for p in k.plays) + card_points(cards)
-        if stake < self.min_stake:
-            return cards, cards
         low = _lowest_legal(k, fmt, self.rules.draw_policy)
         for claim in bluff_claims(k, fmt, k.plays):
             if refute_risk(k, self.seat, claim) <= self.max_risk:
@@ -482,17 +488,10 @@ class ProbabilisticBot(_PlanBot):
         return 1.0 if denom <= 0 else r / denom
 
     def choose_play(self) -> tuple[list[Card], list[Card]]:
-        cards = self.truthful_play()
+        cards, fmt, stake = self._bluff_spot()
+        if fmt is None or stake <= 0:
+            return cards, cards
         k = self.know
-        fmt = k.trick_fmt
-        if fmt is None or k.knowledge is None:
-            return cards, cards
-        base = [(p.eligible, list(p.shown)) for p in k.plays]
-        if claim_winner(fmt, [*base, (True, cards)]) == len(base):
-            return cards, cards
-        stake = sum(card_points(p.shown) for p in k.plays) + card_points(cards)
-        if stake <= 0:
-            return cards, cards
         low = _lowest_legal(k, fmt, self.rules.draw_policy)
         cost = self._card_value(self.seat)
         for claim in bluff_claims(k, fmt, k.plays, limit=3):
