@@ -861,6 +861,13 @@ class BSZPYState(ShengjiState):
         )
         self.phase = "play"
 
+    def _card_history(self) -> Any:
+        """This round for :mod:`games.epistemic` (see
+        :func:`games.epistemic.bs_zpy.bs_zpy_card_history`)."""
+        from games.epistemic.bs_zpy import bs_zpy_card_history
+
+        return bs_zpy_card_history(self)
+
     # --------------------------------------------------------------- helpers
     def hand(self, seat: int) -> list[Card]:
         """``seat``'s current cards (cards being put down are still counted)."""

@@ -257,14 +257,3 @@ def test_stepping_through_a_bs_game():
     f = "K_3 has(0, 1) & ~K_1 has(3, 0#2)"
     assert steps[-1].knowledge.holds(f) == s.knowledge().holds(f)
     assert not steps[0].knowledge.holds("K_1 has(3, 0#2)")
-
-
-def test_bs_zpy_states_refuse_an_epistemic_model_with_a_reason():
-    from games.errors import InvalidParameterError
-
-    state = load_game("bs-zpy").new_initial_state()
-    rng = random.Random(0)
-    while state.phase != "play":
-        state.apply_action(rng.choice(state.legal_actions()))
-    with pytest.raises(InvalidParameterError, match="bs-zpy states have no epistemic model"):
-        state.knowledge_structure()

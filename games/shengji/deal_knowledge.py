@@ -43,7 +43,7 @@ from games.shengji.cards import NUM_FACES, Card, card
 from games.shengji.formats import Format, lead_format
 from games.shengji.trump import SUIT_LABELS, Trump, rank_index, table
 
-__all__ = ["SeatDeal", "shengji_deck", "seat_deal", "card_history"]
+__all__ = ["SeatDeal", "shengji_deck", "seat_deal", "card_history", "round_observations"]
 
 
 def shengji_deck(decks: int) -> Any:
@@ -252,6 +252,18 @@ class _Facts:
         self.events.append(Count(loc, cards, k, top, label=f"{loc} holds at least {k}"))
 
 
+def round_observations(state: Any) -> list[list[Any]]:
+    """Every seat's observations of the current round (since the last deal or redeal)."""
+    out = []
+    for s in range(state.n):
+        obs = state.observations(s)
+        start = max(
+            (i + 1 for i, o in enumerate(obs) if o.kind in ("round_end", "redeal")), default=0
+        )
+        out.append(list(obs[start:]))
+    return out
+
+
 def card_history(state: Any) -> Any:
     """The current round of a Shengji state as a :class:`games.epistemic.CardHistory`.
 
@@ -272,22 +284,16 @@ def card_history(state: Any) -> Any:
 
     if state.game.name != "shengji":
         raise InvalidParameterError(
-            f"{state.game.name} states have no epistemic model yet: their plays are face down "
-            "and a called-out lie may be an invalid play, which the card history cannot state; "
-            f"each seat's exact deal knowledge is {state.game.name}'s own SeatKnowledge"
+            f"this history reads face-up Shengji play; {state.game.name} states describe their "
+            "own cards (state.card_history())"
         )
     n = state.n
     seats = [f"P{s}" for s in range(n)]
-    streams = [state.observations(s) for s in range(n)]
-    starts = [
-        max((i + 1 for i, o in enumerate(obs) if o.kind in ("round_end", "redeal")), default=0)
-        for obs in streams
-    ]
+    own = round_observations(state)
     hands: list[list[str]] = [
-        [str(o["card"]) for o in streams[s][starts[s] :] if o.kind == "draw" and o.actor == s]
-        for s in range(n)
+        [str(o["card"]) for o in own[s] if o.kind == "draw" and o.actor == s] for s in range(n)
     ]
-    public = [o for o in streams[0][starts[0] :] if o.public or o.kind in ("kitty", "bury")]
+    public = [o for o in own[0] if o.public or o.kind in ("kitty", "bury")]
     if not any(o.kind == "dealt" for o in public):
         raise InvalidParameterError("the cards are not all drawn yet: no epistemic model before")
     kitty = [str(c) for c in state.kitty_cards]
