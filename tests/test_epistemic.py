@@ -35,7 +35,7 @@ from games.epistemic import (
 from games.epistemic.symbolic import simplify_steps
 from games.epistemic.updates import apply_update, initial_model
 from games.errors import IllegalActionError, InvalidParameterError
-from kripke import holds
+from kripke import holds, parse
 from kripke.errors import KripkeError, ParseError, UnknownAgentError, UnknownAtomError
 from kripke.formulas import (
     And,
@@ -391,3 +391,37 @@ def test_simplification_merges_a_players_plays_onto_one_pile():
     a, b = history_structure(h).pointed, history_structure(h, simplify=False).pointed
     for f in ("K_z (has(pile, AS) & has(pile, KS))", "K_y ~has(x, AS)", "K_x K_y has(pile, QS)"):
         assert a.holds(f) == b.holds(f)
+
+
+def test_simplification_drops_own_plays_that_come_back_unseen():
+    """x plays AS face down, y plays QS face down, then x picks the pile up: which
+    card x put down is x's alone to know and comes back to x, so the move goes;
+    every answer stays that of the raw history and of the enumerated model."""
+    h = three_hands().then(
+        Move("AS", "x", "pile", seen_by=["x"]),
+        Move("QS", "y", "pile", seen_by=["y"]),
+        MoveAll("pile", "x", seen_by=["x"]),
+    )
+    steps = simplify_steps(h)
+    # x's move goes; y's card then goes straight to x, seen by both
+    assert [(s.kind, s.src, s.dst, s.audience) for s in steps] == [
+        ("move", "y", "x", frozenset({"x", "y"}))
+    ]
+    a, b = history_structure(h).pointed, history_structure(h, simplify=False).pointed
+    pm = explicit_model(h)
+    rng = random.Random(5)
+    for f in ["K_x has(x, QS)", "K_z ~K_x has(y, QS)", "K_y K_x has(x, QS)"] + [
+        random_formula(rng, h, 3) for _ in range(40)
+    ]:
+        f = parse(f) if isinstance(f, str) else f
+        assert a.holds(f) == b.holds(f) == holds(pm, f), str(f)
+
+
+def test_simplification_keeps_own_plays_a_reveal_has_shown():
+    """A reveal of the pile to z before x picks it up keeps x's move (z saw it)."""
+    h = three_hands().then(
+        Move("AS", "x", "pile", seen_by=["x"]),
+        Reveal("pile", to=["z"]),
+        MoveAll("pile", "x", seen_by=["x"]),
+    )
+    assert [s.kind for s in simplify_steps(h)] == ["move", "reveal", "all"]

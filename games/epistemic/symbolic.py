@@ -44,7 +44,12 @@ knows (each step a bisimulation):
   location elsewhere, nothing touching either in between, is one move;
 * two face-down moves between the same locations seen by the same agents
   are one move when nothing in between touches the source, or the target
-  other than by moving cards into it (a player's plays onto one pile).
+  other than by moving cards into it (a player's plays onto one pile);
+* a face-down move seen exactly by the owners of its source, whose cards
+  come back to the source when the target joins it (the owners looking),
+  with nothing touching the source and only cards arriving at the target
+  in between, is dropped: which cards went is a choice nobody else ever
+  sees (a BS player's own uncalled plays in a pile it picks up).
 
 Examples
 --------
@@ -198,7 +203,7 @@ def _sizes_before(h: CardHistory, steps: Sequence[_Step]) -> list[dict[str, int]
 def simplify_steps(h: CardHistory, steps: Sequence[_Step] | None = None) -> list[_Step]:
     """The history's events, simplified without changing anyone's knowledge.
 
-    See the module docstring for the three rules.  Merged and composed
+    See the module docstring for the four rules.  Merged and composed
     moves keep the index of their first event.
     """
     out = list(h.steps if steps is None else steps)
@@ -259,7 +264,59 @@ def simplify_steps(h: CardHistory, steps: Sequence[_Step] | None = None) -> list
                     break
             if changed:
                 break
+        if changed:
+            continue
+        for i, st in enumerate(out):
+            j = _returns_home(h, out, i)
+            if j is not None:
+                back = out[j]
+                rest = list(back.content)
+                for k in st.kinds:
+                    rest.remove(k)
+                out[j] = replace(back, content=tuple(rest))
+                del out[i]
+                changed = True
+                break
     return out
+
+
+def _owners(h: CardHistory, loc: str) -> frozenset[str]:
+    return frozenset(a for a in h.agents if loc in h.owns[a])
+
+
+def _returns_home(h: CardHistory, steps: Sequence[_Step], i: int) -> int | None:
+    """The index of the pick-up that brings a face-down move back, if the move can go.
+
+    Step ``i`` moves cards face down from ``X`` into ``L``, seen exactly by
+    the owners of ``X``, who have seen every change of ``X`` so far; nothing
+    touches ``X`` until ``L`` joins ``X`` with the owners looking, and ``L``
+    only receives cards meanwhile.  Which cards went is then a choice the
+    owners saw and nobody else will ever see (a BS player's own uncalled
+    plays in a pile it picks up): histories that differ only in it are
+    bisimilar, and dropping the move keeps every answer.
+    """
+    st = steps[i]
+    if st.kind != "move" or st.audience is None:
+        return None
+    x, pile = st.src, st.dst
+    owners = _owners(h, x)
+    if not owners or st.audience != owners:
+        return None
+    for o in steps[:i]:
+        if o.kind in ("move", "all") and x in (o.src, o.dst):
+            if o.audience is not None and not owners <= o.audience:
+                return None
+    for j in range(i + 1, len(steps)):
+        o = steps[j]
+        if o.kind == "all" and o.src == pile and o.dst == x:
+            if o.audience is None or owners <= o.audience:
+                return j
+            return None
+        if _touches(o, x):
+            return None
+        if _touches(o, pile) and not (o.kind in ("move", "all") and o.dst == pile):
+            return None
+    return None
 
 
 # ================================================================ planning
