@@ -1,0 +1,883 @@
+"""Card-symmetry quotients: the explicit model of a card history, up to the cards a formula ignores.
+
+A formula over the card atoms names a few cards.  Every other card that no
+public event names (no face-up move, public reveal, public show, count or
+fact mentions it) is *anonymous*: permuting anonymous cards maps the
+history model to itself (the public history, every agent's observations,
+every atom over the named cards).  The quotient by these permutations is a
+bounded-morphism image of the history model, so it answers every formula
+over the named cards exactly as the full model does.
+
+A state of the quotient is
+
+* for each named card its *type*: its current location and, for every
+  agent, the bits that agent observed about it (dealt into one of its
+  locations, moved at a hidden move it saw, present in a location revealed
+  or moved-all to it, shown to it);
+* for the anonymous cards, how many of them have each combination of
+  observed bits (the multiset of their types; their locations are dropped
+  at the end, no atom mentions them).
+
+Agent *a* cannot tell two quotient states apart when every named card has
+the same *a*-bits in both and the anonymous cards have the same multiset
+of *a*-bits: then a permutation of the anonymous cards makes the two
+representatives agree on everything *a* observed.  Distributed knowledge
+of a group ``G`` needs one permutation for the whole group, so ``D_G`` is
+evaluated on the relation of equal multisets of joint ``G``-bits (an extra
+relation of the model, see :meth:`QuotientModel.holds`).
+
+The states are built by one forward pass over the simplified events
+(:func:`~games.epistemic.symbolic.simplify_steps`) with duplicates merged,
+each named card kept inside the locations where it can be at that time
+(reachable from the deal and able to meet its later public constraints).
+The quotient is small when the named cards are few or their whereabouts
+mostly public, whatever the size of the deck; decks with copies are not
+handled (copies are already interchangeable in the other routes).
+
+Examples
+--------
+>>> from games.cards import Deck
+>>> from games.epistemic.history import CardHistory, Move
+>>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C", "z": "D", "pile": ""},
+...                 ["x", "y", "z"])
+>>> h = h.then(Move("A", "x", "pile", seen_by=["x"]))
+>>> q = quotient_model(h, ["A"])
+>>> q.named, len(q.states)
+(('A',), 4)
+>>> q.holds("K_x has(pile, A) & ~K_y has(pile, A) & K_y (has(pile, A) | has(x, A) | has(z, A))")
+True
+>>> quotient_holds(h, "K_z ~K_y has(pile, A)")
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.deal import evaluate
+from games.epistemic.history import CardHistory, _Step
+from games.errors import InvalidParameterError
+
+__all__ = ["QuotientModel", "quotient_model", "quotient_holds", "named_cards", "MAX_STATES"]
+
+#: Largest number of quotient states kept at any event (else SizeLimitError).
+MAX_STATES = 1_000_000
+
+# Types and states: see _Pass.
+
+
+Type = tuple[int, ...]
+State = tuple[tuple[Type, ...], tuple[tuple[Type, int], ...]]
+
+
+# ================================================================ names
+def named_cards(h: CardHistory, cards: Iterable[str] = ()) -> tuple[str, ...]:
+    """The cards of ``cards`` and every card a public event names, in deck order.
+
+    Public events name: the cards of a face-up move, the content of a
+    public reveal or of a pile moved in view of everybody, the cards of a
+    public show, of a count and of the atoms of a fact, and the initial
+    content of the locations every agent sees.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a deck with copies, or a card not in the deck.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A B", "y": "C", "pile": ""}, ["x", "y"])
+    >>> named_cards(h.then(Move("B", "x", "pile")), ["C"])
+    ('B', 'C')
+    """
+    d = h.deck
+    _no_copies(h)
+    ks: set[int] = set()
+    for c in cards:
+        ks.add(_card_index(h, c))
+    for loc in h.public_locations():
+        ks.update(h.initial[loc])
+    for st in h.steps:
+        ks.update(_public_kinds(h, st))
+    return tuple(d.name(k) for k in sorted(ks))
+
+
+def _no_copies(h: CardHistory) -> None:
+    if any(c != 1 for c in h.deck.copies):
+        many = next(h.deck.name(k) for k, c in enumerate(h.deck.copies) if c != 1)
+        raise InvalidParameterError(
+            f"card-symmetry quotients need a deck without copies; {many} has "
+            f"{h.deck.copies[h.deck.index(many)]} copies (use GameKnowledge)"
+        )
+
+
+def _card_index(h: CardHistory, c: Any) -> int:
+    name = str(c)
+    if name not in h.deck.names:
+        raise InvalidParameterError(
+            f"unknown card {name!r}; the deck has {len(h.deck)} cards, e.g. "
+            f"{', '.join(h.deck.names[:4])}"
+        )
+    return h.deck.index(name)
+
+
+def _public_kinds(h: CardHistory, st: _Step) -> set[int]:
+    if st.kind == "move" and st.audience is None:
+        return set(st.kinds)
+    if st.kind in ("all", "reveal") and st.audience is None:
+        return set(st.content)
+    if st.kind == "show" and st.audience is None:
+        return set(st.kinds)
+    if st.kind == "count":
+        return set(st.kinds)
+    if st.kind == "fact":
+        return {h.atom_cell(a)[1] for a in st.formula.atoms()}
+    return set()
+
+
+# ================================================================ feasibility
+def _succ(st: _Step, k: int, loc: int, li: dict[str, int]) -> tuple[int, ...]:
+    """Where card ``k`` at location ``loc`` can be after step ``st`` (empty: impossible)."""
+    kind = st.kind
+    if kind == "move":
+        src, dst = li[st.src], li[st.dst]
+        if st.audience is None:
+            if k in st.kinds:
+                return (dst,) if loc == src else ()
+            return (loc,)
+        return (src, dst) if loc == src else (loc,)
+    if kind == "all":
+        src, dst = li[st.src], li[st.dst]
+        if st.audience is None and (k in st.content) != (loc == src):
+            return ()
+        return (dst,) if loc == src else (loc,)
+    if kind == "reveal":
+        if st.audience is None and (k in st.content) != (loc == li[st.src]):
+            return ()
+        return (loc,)
+    if kind == "show":
+        if st.audience is None and k in st.kinds and loc != li[st.src]:
+            return ()
+        return (loc,)
+    if kind == "count":
+        if st.hi == 0 and k in st.kinds and any(li[x] == loc for x in st.locations):
+            return ()
+        return (loc,)
+    return (loc,)
+
+
+def _feasible(
+    h: CardHistory, steps: Sequence[_Step], k: int, start: Sequence[int], li: dict[str, int]
+) -> list[frozenset[int]]:
+    """Per time ``0..len(steps)``: where card ``k`` can be (forward reachable and
+    able to meet every later public constraint)."""
+    fwd = [frozenset(start)]
+    for st in steps:
+        fwd.append(frozenset(x for loc in fwd[-1] for x in _succ(st, k, loc, li)))
+    back = [fwd[-1]]
+    for t in range(len(steps) - 1, -1, -1):
+        nxt = back[-1]
+        back.append(
+            frozenset(loc for loc in fwd[t] if any(x in nxt for x in _succ(steps[t], k, loc, li)))
+        )
+    back.reverse()
+    return back
+
+
+# ================================================================ the pass
+# A type is a flat tuple (pool, location, bits of agent 0, bits of agent 1, ...).
+# Named cards carry pool 0; a released card keeps its past bits at location -1.
+_GONE = -1
+# A named card no public event has mentioned yet is still anonymous.
+_LATER = -2
+
+
+class _Pass:
+    """The forward pass over the simplified events, merging equal quotient states."""
+
+    def __init__(
+        self,
+        h: CardHistory,
+        steps: list[_Step],
+        named: list[int],
+        query: set[int],
+        limit: int,
+        watch: set[str] | None = None,
+    ):
+        self.h = h
+        self.steps = steps
+        self.named = named
+        self.limit = limit
+        self.li = {loc: i for i, loc in enumerate(h.locations)}
+        self.agents = list(h.agents)
+        self.ai = {a: i for i, a in enumerate(self.agents)}
+        self.watch = set(self.agents) if watch is None else set(watch)
+        self.slots = [0] * len(self.agents)
+        self.pos = {k: i for i, k in enumerate(named)}
+        public = set(h.public_locations())
+        self.free = [loc for loc in h.locations if loc not in public and h.initial[loc]]
+        self.dealt_bits = {
+            loc: self._slot(frozenset(a for a in self.agents if loc in h.owns[a]))
+            for loc in self.free
+        }
+        self.step_bits: list[list[tuple[int, int]]] = []
+        for st in steps:
+            private = st.kind in ("move", "show", "all", "reveal") and st.audience is not None
+            self.step_bits.append(self._slot(st.audience) if private else [])
+        self.where0: dict[int, int] = {}
+        for loc in public:
+            for k in h.initial[loc]:
+                self.where0[k] = self.li[loc]
+        starts = [
+            [self.where0[k]] if k in self.where0 else [self.li[loc] for loc in self.free]
+            for k in named
+        ]
+        self.feas = [
+            _feasible(h, steps, k, st0, self.li) for k, st0 in zip(named, starts, strict=True)
+        ]
+        # pooling: cards outside the query, named by no later public event and
+        # surely at one location, have interchangeable futures; they join one
+        # pool there (a card keeps its past bits, a pool its multiset).
+        self.last = [0] * len(named)
+        for t, st in enumerate(steps):
+            for k in _public_kinds(h, st):
+                if k in self.pos:
+                    self.last[self.pos[k]] = t + 1
+        self.query = {self.pos[k] for k in query}
+        self.loose = [j for j in range(len(named)) if j not in self.query]
+        self.dead: set[int] = set()
+        # a card outside the query is named when a public event first mentions it
+        self.first = [-1] * len(named)
+        for t in range(len(steps) - 1, -1, -1):
+            for k in _public_kinds(h, steps[t]):
+                j = self.pos[k]
+                if j not in self.query and k not in self.where0:
+                    self.first[j] = t
+        self.introduce: dict[int, list[int]] = {}
+        for j, t in enumerate(self.first):
+            if t >= 0:
+                self.introduce.setdefault(t, []).append(j)
+        self.tags = 0
+        self.decisions: dict[int, list[tuple[list[int], list[int], int, int]]] = {}
+        self.width = 2 + len(self.agents)
+
+    def _slot(self, audience: frozenset[str] | None) -> list[tuple[int, int]]:
+        out = []
+        for a in sorted(set(audience or ()) & self.watch, key=self.ai.__getitem__):
+            i = self.ai[a]
+            out.append((2 + i, 1 << self.slots[i]))
+            self.slots[i] += 1
+        return out
+
+    @staticmethod
+    def _mark(t: Type, bits: Sequence[tuple[int, int]], loc: int) -> Type:
+        x = list(t)
+        for i, b in bits:
+            x[i] |= b
+        x[1] = loc
+        return tuple(x)
+
+    def _ok(self, j: int, t: int, loc: int) -> bool:
+        return loc < 0 or loc in self.feas[j][t]
+
+    def _fresh(self, pool: int, loc: int) -> Type:
+        return (pool, loc) + (0,) * (self.width - 2)
+
+    def _too_many(self, n: int, what: str) -> None:
+        from kripke.errors import SizeLimitError
+
+        raise SizeLimitError(
+            f"the card-symmetry quotient has more than {self.limit:,} states after {what} "
+            f"({n:,} states); name fewer cards"
+        )
+
+    # -- the deal
+    def deal(self) -> list[State]:
+        h = self.h
+        base = {
+            self.li[loc]: self._mark(self._fresh(0, 0), self.dealt_bits[loc], self.li[loc])
+            for loc in self.free
+        }
+        room = {self.li[loc]: len(h.initial[loc]) for loc in self.free}
+        out: list[State] = []
+        choice = [0] * len(self.named)
+
+        def rec(j: int) -> None:
+            if len(out) > self.limit:
+                self._too_many(len(out), "the deal")
+            if j == len(self.named):
+                named = tuple(base.get(loc, self._fresh(0, loc)) for loc in choice)
+                anon = tuple(sorted((base[loc], r) for loc, r in room.items() if r > 0))
+                out.append((named, anon))
+                return
+            k = self.named[j]
+            if self.first[j] >= 0:
+                choice[j] = _LATER
+                rec(j + 1)
+                return
+            if k in self.where0:
+                choice[j] = self.where0[k]
+                rec(j + 1)
+                return
+            for loc in sorted(self.feas[j][0]):
+                if room.get(loc, 0) > 0:
+                    room[loc] -= 1
+                    choice[j] = loc
+                    rec(j + 1)
+                    room[loc] += 1
+
+        rec(0)
+        return self._pool(0, list(dict.fromkeys(out)))
+
+    def _pool(self, t: int, states: list[State]) -> list[State]:
+        """Pool the cards and pools surely at one location at time ``t``."""
+        if not states:
+            return states
+        first_named, first_anon = states[0]
+        at: dict[int, tuple[list[int], list[int]]] = {}
+        for j in self.loose:
+            loc = first_named[j][1]
+            if loc < 0 or self.last[j] > t:
+                continue
+            if all(s[0][j][1] == loc for s in states):
+                at.setdefault(loc, ([], []))[0].append(j)
+        # a pool only becomes mergeable with another when a card joins the pools
+        # or a whole location moves (two pools meet)
+        moved = t > 0 and self.steps[t - 1].kind == "all"
+        tags = {ty[0] for ty, _ in first_anon if ty[0] > 0 and ty[0] not in self.dead}
+        if not at and not moved:
+            tags = set()
+        for tag in sorted(tags):
+            part = tuple(x for x in first_anon if x[0][0] == tag)
+            if len(part) == 1 and all(
+                tuple(x for x in s[1] if x[0][0] == tag) == part for s in states
+            ):
+                at.setdefault(part[0][0][1], ([], []))[1].append(tag)
+            else:
+                self.dead.add(tag)
+        todo = []
+        for loc, (js, old) in sorted(at.items()):
+            if len(js) + len(old) >= 2 or js:
+                self.tags += 1
+                todo.append((js, old, loc, self.tags))
+                self.dead.update(old)
+        if not todo:
+            return states
+        self.decisions[t] = todo
+        out: dict[State, None] = {}
+        for named, anon in states:
+            nm = list(named)
+            new = Counter(dict(anon))
+            for js, old, loc, tag in todo:
+                fresh = self._fresh(tag, loc)
+                for j in js:
+                    nm[j] = (0, _GONE) + nm[j][2:]
+                    new[fresh] += 1
+                for ty, c in anon:
+                    if ty[0] in old:
+                        del new[ty]
+                        new[fresh] += c
+            out[(tuple(nm), tuple(sorted(new.items())))] = None
+        return list(out)
+
+    # -- one step
+    def step(self, t: int, states: Iterable[State]) -> list[State]:
+        st = self.steps[t]
+        out: dict[State, None] = {}
+        new = self.introduce.get(t)
+        if new:
+            states = self._name(st, new, states)
+        for s in states:
+            for s2 in self._branch(st, t, s, self.step_bits[t]):
+                out[s2] = None
+            if len(out) > self.limit:
+                self._too_many(len(out), f"event {st.index}")
+        return self._pool(t + 1, list(out))
+
+    def _name(self, st: _Step, js: list[int], states: Iterable[State]) -> Iterator[State]:
+        """Name the cards ``js`` a public event mentions first: each takes the type
+        of an anonymous card (one where the event puts it)."""
+        at = self.li[st.src] if st.kind in ("move", "all", "reveal", "show") else None
+        for named, anon in states:
+            pool = Counter({ty: c for ty, c in anon if ty[0] == 0 and (at is None or ty[1] == at)})
+            yield from _assign(js, named, anon, pool)
+
+    def _branch(self, st: _Step, t: int, s: State, bits: list[tuple[int, int]]) -> Iterator[State]:
+        li = self.li
+        named, anon = s
+        kind = st.kind
+        if kind in ("move", "show") and st.audience is not None:
+            src = li[st.src]
+            dst = li[st.dst] if kind == "move" else src
+            n = len(st.kinds)
+            here = [j for j, ty in enumerate(named) if ty[1] == src]
+            pool = [(ty, c) for ty, c in anon if ty[1] == src]
+            rest = [(ty, c) for ty, c in anon if ty[1] != src]
+            for r in range(min(n, len(here)) + 1):
+                for chosen in itertools.combinations(here, r):
+                    nm = list(named)
+                    for j in chosen:
+                        nm[j] = self._mark(nm[j], bits, dst)
+                    if not all(self._ok(j, t + 1, nm[j][1]) for j in here):
+                        continue
+                    ntup = tuple(nm)
+                    for take in _compositions(n - r, [c for _, c in pool]):
+                        new = Counter(dict(rest))
+                        for (ty, c), x in zip(pool, take, strict=True):
+                            if x:
+                                new[self._mark(ty, bits, dst)] += x
+                            if c - x:
+                                new[ty] += c - x
+                        yield ntup, tuple(sorted(new.items()))
+            return
+        if kind == "move":  # face up: the named cards move
+            src, dst = li[st.src], li[st.dst]
+            nm = list(named)
+            for k in st.kinds:
+                j = self.pos[k]
+                if nm[j][1] != src:
+                    return
+                nm[j] = self._mark(nm[j], (), dst)
+            if all(self._ok(j, t + 1, nm[j][1]) for j in range(len(nm))):
+                yield tuple(nm), anon
+            return
+        if kind in ("all", "reveal"):
+            loc = li[st.src]
+            dst = li[st.dst] if kind == "all" else loc
+            if st.audience is None:
+                content = set(st.content)
+                if any((ty[1] == loc) != (self.named[j] in content) for j, ty in enumerate(named)):
+                    return
+                if any(ty[1] == loc for ty, _ in anon):
+                    return
+            nm = tuple(self._mark(ty, bits, dst) if ty[1] == loc else ty for ty in named)
+            if not all(self._ok(j, t + 1, nm[j][1]) for j in range(len(nm))):
+                return
+            if any(ty[1] == loc for ty, _ in anon):
+                new: Counter[Type] = Counter()
+                for ty, c in anon:
+                    new[self._mark(ty, bits, dst) if ty[1] == loc else ty] += c
+                yield nm, tuple(sorted(new.items()))
+            else:
+                yield nm, anon
+            return
+        if kind == "show":  # to everybody
+            if all(named[self.pos[k]][1] == li[st.src] for k in st.kinds):
+                yield s
+            return
+        if kind == "count":
+            locs = {li[x] for x in st.locations}
+            have = sum(1 for k in st.kinds if named[self.pos[k]][1] in locs)
+            if st.lo <= have <= st.hi:
+                yield s
+            return
+        if kind == "fact":
+
+            def atom(a: Any) -> bool:
+                loc, k, _ = self.h.atom_cell(a)
+                return named[self.pos[k]][1] == li[loc]
+
+            if evaluate(st.formula, atom):
+                yield s
+            return
+        raise InvalidParameterError(f"unknown event kind {kind!r}")  # pragma: no cover
+
+    # -- the true history
+    def truth(self) -> State:
+        """The quotient state of the true history."""
+        h = self.h
+        where = {k: self.li[loc] for loc, ks in h.initial.items() for k in ks}
+        types: dict[int, Type] = {}
+        for k, loc in where.items():
+            name = h.locations[loc]
+            types[k] = self._mark(self._fresh(0, loc), self.dealt_bits.get(name, ()), loc)
+        frozen: dict[int, Type] = {}
+
+        def pool(t: int) -> None:
+            for js, old, loc, tag in self.decisions.get(t, ()):
+                for j in js:
+                    k = self.named[j]
+                    frozen[k] = (0, _GONE) + types[k][2:]
+                    types[k] = self._fresh(tag, loc)
+                for k, ty in types.items():
+                    if ty[0] in old:
+                        types[k] = self._fresh(tag, loc)
+
+        pool(0)
+        for t, st in enumerate(self.steps):
+            bits = self.step_bits[t]
+            if st.kind == "move":
+                dst = self.li[st.dst]
+                for k in st.kinds:
+                    types[k] = self._mark(types[k], bits, dst)
+            elif st.kind in ("all", "reveal"):
+                loc = self.li[st.src]
+                dst = self.li[st.dst] if st.kind == "all" else loc
+                for k, ty in types.items():
+                    if ty[1] == loc:
+                        types[k] = self._mark(ty, bits, dst)
+            elif st.kind == "show":
+                for k in st.kinds:
+                    types[k] = self._mark(types[k], bits, types[k][1])
+            pool(t + 1)
+        nset = set(self.named)
+        named = tuple(frozen.get(k, types[k]) for k in self.named)
+        pooled: Counter[Type] = Counter(
+            ty for k, ty in types.items() if k not in nset or k in frozen
+        )
+        return named, tuple(sorted(pooled.items()))
+
+
+def _assign(
+    js: Sequence[int],
+    named: tuple[Type, ...],
+    anon: tuple[tuple[Type, int], ...],
+    pool: Counter[Type],
+) -> Iterator[State]:
+    """Every way to give the named cards ``js`` distinct anonymous cards of ``pool``."""
+    nm = list(named)
+
+    def rec(i: int) -> Iterator[State]:
+        if i == len(js):
+            new = Counter(dict(anon))
+            for j in js:
+                new[nm[j]] -= 1
+            yield tuple(nm), tuple(sorted((ty, c) for ty, c in new.items() if c))
+            return
+        for ty in list(pool):
+            if pool[ty] <= 0:
+                continue
+            pool[ty] -= 1
+            nm[js[i]] = ty
+            yield from rec(i + 1)
+            pool[ty] += 1
+
+    return rec(0)
+
+
+def _compositions(n: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every ``(x_0, ...)`` with ``0 <= x_i <= caps[i]`` and ``sum == n``."""
+    if not caps:
+        if n == 0:
+            yield ()
+        return
+    tail = sum(caps[1:])
+    for x in range(max(0, n - tail), min(n, caps[0]) + 1):
+        for rest in _compositions(n - x, caps[1:]):
+            yield (x, *rest)
+
+
+# ================================================================ the model
+@dataclass
+class QuotientModel:
+    """The card-symmetry quotient of a card history for formulas about some cards.
+
+    Attributes
+    ----------
+    history : CardHistory
+    cards : tuple of str
+        The cards the formulas may mention (atoms ``has(L, C)`` for every
+        location ``L``).
+    named : tuple of str
+        ``cards`` and every card a public event names (tracked one by one
+        while public events still mention them).
+    states : list
+        The quotient states: per named card its location (``-1`` once its
+        future joins a pool) and observed bits, per pool the multiset of
+        observed bits.
+    pointed : kripke.models.PointedModel
+        The explicit model, pointed at the true history's state.  Besides
+        the agents it has one relation ``D__<i>_<j>…`` per group of agent
+        indices asked about by distributed knowledge (see :meth:`holds`).
+    seconds : float
+        Time taken to build.
+    peak : int
+        Most states kept after any event.
+    agents : tuple of str
+        The agents whose knowledge the model answers.
+    """
+
+    history: CardHistory
+    cards: tuple[str, ...]
+    named: tuple[str, ...]
+    states: list[Any]
+    pointed: Any
+    seconds: float = 0.0
+    peak: int = 0
+    groups: dict[tuple[str, ...], str] = field(default_factory=dict)
+    agents: tuple[str, ...] = ()
+
+    def formula(self, f: Any) -> Any:
+        """``f`` parsed with the seat aliases of :class:`~games.epistemic.GameKnowledge`,
+        distributed knowledge rewritten to the group relations.
+
+        Raises
+        ------
+        InvalidParameterError
+            If ``f`` mentions a card outside :attr:`cards`.
+        """
+        from games.epistemic.knowledge import GameKnowledge
+
+        g = GameKnowledge(self.history).formula(f)
+        keep = set(self.cards)
+        for a in g.atoms():
+            card = a.args[1]
+            if card not in keep:
+                raise InvalidParameterError(
+                    f"{a.key}: card {card} is not among the cards of this quotient "
+                    f"({', '.join(self.cards)}); build it with that card"
+                )
+        from kripke.errors import UnknownAgentError
+
+        bad = sorted(set(g.agents()) - set(self.agents))
+        if bad:
+            raise UnknownAgentError(
+                f"agent {bad[0]!r} is not among the agents of this quotient "
+                f"({', '.join(self.agents)}); build it with that agent"
+            )
+        return _distributed(g, self.groups)
+
+    def holds(self, f: Any) -> bool:
+        """Whether ``f`` (about :attr:`cards` only) holds in the true state.
+
+        ``D_G f`` is evaluated on the relation of equal joint observations
+        of ``G`` up to the card symmetries (the group's relation of the
+        model); the groups are those of the formulas given to
+        :func:`quotient_model`, and a formula with a new group raises.
+        """
+        from kripke.semantics import holds
+
+        return bool(holds(self.pointed, self.formula(f)))
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def __repr__(self) -> str:
+        return (
+            f"QuotientModel({len(self.states):,} states, cards {list(self.cards)}, "
+            f"{len(self.named)} named)"
+        )
+
+
+def _group_name(agents: Sequence[str], group: Sequence[str]) -> str:
+    idx = sorted(agents.index(a) for a in set(group))
+    name = "D__" + "_".join(str(i) for i in idx)
+    while name in agents:
+        name += "_"
+    return name
+
+
+def _distributed(f: Any, groups: dict[tuple[str, ...], str]) -> Any:
+    from games.epistemic.knowledge import _rebuild
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    def go(g: Any) -> Any:
+        match g:
+            case Distributed(group, arg):
+                key = tuple(sorted(set(group)))
+                if len(key) == 1:
+                    return Know(key[0], go(arg))
+                if key not in groups:
+                    raise InvalidParameterError(
+                        f"distributed knowledge of {', '.join(key)} was not prepared; pass "
+                        f"the formula (or groups=) to quotient_model"
+                    )
+                return Know(groups[key], go(arg))
+            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
+                return type(g)(agent, go(arg))
+            case Everybody(group, arg) | Common(group, arg):
+                return type(g)(group, go(arg))
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                return type(g)(go(ann), go(arg))
+            case _:
+                kids = g.children()
+                return _rebuild(g, [go(c) for c in kids]) if kids else g
+
+    return go(f)
+
+
+def _groups_of(fs: Iterable[Any]) -> set[tuple[str, ...]]:
+    from kripke.formulas import Distributed
+
+    out: set[tuple[str, ...]] = set()
+
+    def go(g: Any) -> None:
+        if isinstance(g, Distributed) and len(set(g.group)) > 1:
+            out.add(tuple(sorted(set(g.group))))
+        for c in g.children():
+            go(c)
+
+    for f in fs:
+        go(f)
+    return out
+
+
+def quotient_model(
+    h: CardHistory,
+    cards: Iterable[str],
+    *,
+    agents: Iterable[Any] | None = None,
+    groups: Iterable[Iterable[Any]] = (),
+    formulas: Iterable[Any] = (),
+    limit: int = MAX_STATES,
+) -> QuotientModel:
+    """The card-symmetry quotient of ``h`` for formulas about ``cards``.
+
+    Parameters
+    ----------
+    h : CardHistory
+        A history over a deck without copies.
+    cards : iterable of str
+        The cards the formulas will mention.
+    agents : iterable of seats, optional
+        The agents the formulas will mention (default: every agent).  What
+        the others observed is not tracked, which merges states.
+    groups : iterable of agent groups, optional
+        Groups whose distributed knowledge will be asked (``D_G``).
+    formulas : iterable of formulas, optional
+        Formulas to be asked: their groups are added to ``groups``.
+    limit : int
+        Most states kept after any event.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a deck with copies or an unknown card.
+    kripke.errors.SizeLimitError
+        When more than ``limit`` states are needed (the message gives the count).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> h = CardHistory(Deck(["A", "B", "C", "D", "E"]),
+    ...                 {"x": "A B", "y": "C D", "z": "E", "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+    >>> q = quotient_model(h, ["A"])
+    >>> q.holds("K_x K_y has(y, A)"), q.holds("K_z has(y, A)")
+    (True, False)
+    """
+    from games.epistemic.knowledge import GameKnowledge
+    from games.epistemic.symbolic import simplify_steps
+    from kripke.models import KripkeModel, PointedModel
+
+    t0 = time.perf_counter()
+    _no_copies(h)
+    query = tuple(dict.fromkeys(h.deck.name(_card_index(h, c)) for c in cards))
+    names = named_cards(h, query)
+    gk = GameKnowledge(h)
+    grp = {tuple(sorted({gk.agent(a) for a in g})) for g in groups}
+    grp |= _groups_of(gk.formula(f) for f in formulas)
+    grp = {g for g in grp if len(g) > 1}
+    watch = set(h.agents) if agents is None else {gk.agent(a) for a in agents}
+    for g in grp:
+        watch.update(g)
+    steps = simplify_steps(h)
+    qk = {h.deck.index(c) for c in query}
+    p = _Pass(h, steps, [h.deck.index(c) for c in names], qk, limit, watch)
+    states = p.deal()
+    peak = len(states)
+    for t in range(len(steps)):
+        states = p.step(t, states)
+        peak = max(peak, len(states))
+    keep = [j for j, k in enumerate(p.named) if k in qk]
+    final: dict[Any, int] = {}
+
+    def project(s: State) -> Any:
+        named, anon = s
+        nm = tuple(ty if p.named[j] in qk else ty[2:] for j, ty in enumerate(named))
+        c: Counter[Type] = Counter()
+        for ty, n in anon:
+            c[(ty[0],) + ty[2:]] += n
+        return nm, tuple(sorted(c.items()))
+
+    for s in states:
+        final.setdefault(project(s), len(final))
+    actual = final.get(project(p.truth()))
+    if actual is None:  # pragma: no cover - the true history is always a state
+        raise InvalidParameterError("the true history is missing from the quotient")
+    agents = list(h.agents)
+    relations: dict[str, tuple[int, ...]] = {
+        a: (2 + i,) for i, a in enumerate(agents) if a in watch
+    }
+    group_names = {g: _group_name(agents, g) for g in sorted(grp)}
+    for g, name in group_names.items():
+        relations[name] = tuple(2 + agents.index(a) for a in g)
+    labels = [f"q{i}" for i in range(len(final))]
+    val: dict[str, list[str]] = {}
+    parts: dict[str, dict[Any, list[str]]] = {r: {} for r in relations}
+    qpos = {j: h.deck.name(p.named[j]) for j in keep}
+    for (nm, anon), i in final.items():
+        lab = labels[i]
+        val[lab] = [f"has({h.locations[nm[j][1]]}, {c})" for j, c in qpos.items()]
+        for r, cols in relations.items():
+            view = tuple(
+                tuple(ty[c] for c in cols) if j in qpos else tuple(ty[c - 2] for c in cols)
+                for j, ty in enumerate(nm)
+            )
+            cnt: Counter[Any] = Counter()
+            for ty, n in anon:
+                cnt[(ty[0],) + tuple(ty[c - 1] for c in cols)] += n
+            key = (view, tuple(sorted(cnt.items())))
+            parts[r].setdefault(key, []).append(lab)
+    atoms = [f"has({loc}, {c})" for loc in h.locations for c in query]
+    model = KripkeModel.from_partitions(
+        labels, val, {r: list(cl.values()) for r, cl in parts.items()}, atoms=atoms
+    )
+    out = QuotientModel(
+        h,
+        query,
+        names,
+        list(final),
+        PointedModel(model, labels[actual]),
+        peak=peak,
+        groups=group_names,
+        agents=tuple(a for a in h.agents if a in watch),
+    )
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def quotient_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
+    """Whether ``f`` holds in the true state, on the quotient for the cards ``f`` mentions.
+
+    Seats may be named as in :class:`~games.epistemic.GameKnowledge`
+    (``K_1 has(2, QS)``).
+
+    Raises
+    ------
+    InvalidParameterError, kripke.errors.KripkeError
+        For a deck with copies, a formula that does not parse or names an
+        unknown card, seat or location, or a quotient over ``limit`` states.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A B", "y": "C", "pile": ""}, ["x", "y"])
+    >>> quotient_holds(h.then(Move("A", "x", "pile", seen_by=["x"])), "K_1 ~K_1 has(pile, A)")
+    True
+    """
+    from games.epistemic.knowledge import GameKnowledge
+
+    g = GameKnowledge(h).formula(f)
+    _no_copies(h)
+    cards = sorted({a.args[1] for a in g.atoms()})
+    q = quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit)
+    return q.holds(g)
