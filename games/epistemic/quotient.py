@@ -602,6 +602,8 @@ class QuotientModel:
         Most states kept after any event.
     agents : tuple of str
         The agents whose knowledge the model answers.
+    pools : int
+        How many pools of interchangeable futures the pass formed.
     """
 
     history: CardHistory
@@ -613,6 +615,7 @@ class QuotientModel:
     peak: int = 0
     groups: dict[tuple[str, ...], str] = field(default_factory=dict)
     agents: tuple[str, ...] = ()
+    pools: int = 0
 
     def formula(self, f: Any) -> Any:
         """``f`` parsed with the seat aliases of :class:`~games.epistemic.GameKnowledge`,
@@ -849,6 +852,7 @@ def quotient_model(
         peak=peak,
         groups=group_names,
         agents=tuple(a for a in h.agents if a in watch),
+        pools=p.tags,
     )
     out.seconds = time.perf_counter() - t0
     return out

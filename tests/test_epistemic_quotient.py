@@ -1,0 +1,214 @@
+"""Card-symmetry quotients answer like the full history model.
+
+Routes compared on every formula over the quotient's cards: the quotient
+(:func:`games.epistemic.quotient.quotient_model`), the knowledge structure
+of the history (:class:`games.epistemic.GameKnowledge`, per-card BDDs) and
+the explicit enumeration of histories (:func:`games.epistemic.explicit_model`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import (
+    CardHistory,
+    Count,
+    Fact,
+    GameKnowledge,
+    Move,
+    MoveAll,
+    Reveal,
+    Show,
+    explicit_model,
+)
+from games.epistemic.quotient import named_cards, quotient_holds, quotient_model
+from games.errors import InvalidParameterError
+from kripke import holds
+from kripke.errors import SizeLimitError, UnknownAgentError
+from kripke.formulas import (
+    And,
+    Announce,
+    Atom,
+    Common,
+    Distributed,
+    Everybody,
+    Implies,
+    Know,
+    KnowWhether,
+    Not,
+    Or,
+    Possible,
+)
+from tests.test_epistemic import random_history
+from tests.test_epistemic_games import SHORT_GAMES, random_point
+
+
+def random_formula(rng: random.Random, agents: list[str], atoms: list[Atom], depth: int):
+    """A random formula of modal depth at most ``depth`` over ``atoms`` and ``agents``."""
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(atoms)
+
+    def sub():
+        return random_formula(rng, agents, atoms, depth - 1)
+
+    def group():
+        return tuple(rng.sample(agents, rng.randint(1, len(agents))))
+
+    ops = [
+        lambda: Not(sub()),
+        lambda: And((sub(), sub())),
+        lambda: Or((sub(), sub())),
+        lambda: Implies(sub(), sub()),
+        lambda: Know(rng.choice(agents), sub()),
+        lambda: Possible(rng.choice(agents), sub()),
+        lambda: KnowWhether(rng.choice(agents), sub()),
+        lambda: Everybody(group(), sub()),
+        lambda: Common(group(), sub()),
+        lambda: Distributed(group(), sub()),
+        lambda: Announce(sub(), sub()),
+    ]
+    return rng.choice(ops)()
+
+
+def check_routes(h: CardHistory, seed: int, rounds: int = 3, formulas: int = 12) -> list:
+    """Random card subsets, agent subsets and formulas: quotient == structure == explicit."""
+    rng = random.Random(seed)
+    gk = GameKnowledge(h)
+    pm = explicit_model(h)
+    out = []
+    for _ in range(rounds):
+        cards = rng.sample(list(h.deck.names), rng.randint(1, 2))
+        atoms = [Atom("has", (loc, c)) for loc in h.locations for c in cards]
+        agents = rng.sample(list(h.agents), rng.randint(1, len(h.agents)))
+        fs = [random_formula(rng, agents, atoms, 3) for _ in range(formulas)]
+        q = quotient_model(h, cards, agents=agents if rng.random() < 0.5 else None, formulas=fs)
+        for f in fs:
+            assert q.holds(f) == gk.holds(f) == holds(pm, f), (seed, cards, str(f))
+        out.append(q)
+    return out
+
+
+# ------------------------------------------------------------------ agreement
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_short_bs_games_answer_alike(seed):
+    """Random points of a classic BS game on 8 cards, 3 seats: hidden plays, calls,
+    pickups."""
+    h = random_point(SHORT_GAMES["classic"](), seed, max_plays=8).card_history()
+    check_routes(h, seed)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_random_histories_answer_alike(seed):
+    """Random histories without copies: hidden and public moves, private and public
+    reveals and shows, pickups, counts and facts."""
+    h = random_history(seed, copies=False, events=8)
+    check_routes(h, seed)
+
+
+def test_pools_form_and_agree():
+    """BS plays that are called, taken and played again: the revealed cards join
+    pools of interchangeable futures, and the answers still agree."""
+    pooled = 0
+    for seed in range(40):
+        h = random_point(SHORT_GAMES["classic"](), seed, max_plays=8).card_history()
+        for q in check_routes(h, seed, rounds=1, formulas=6):
+            pooled += q.pools > 0
+    assert pooled >= 5
+
+
+HAND = Deck(["A", "B", "C", "D", "E", "F"])
+
+
+def hand_made() -> CardHistory:
+    h = CardHistory(
+        HAND,
+        {"x": "A B", "y": "C D", "z": "E F", "pile": ""},
+        ["x", "y", "z"],
+    )
+    return h.then(
+        Move(["A"], "x", "pile", seen_by=["x"]),  # x plays A face down
+        Move(["C"], "y", "pile", seen_by=["y"]),  # y plays C face down
+        MoveAll("pile", "z", seen_by=["z"]),  # z picks up the pile, sees it
+        Show("z", ["C"], to=["x"]),  # z shows C to x
+        Reveal("x", to=["y"]),  # x shows y its hand
+        Move(["E"], "z", "pile"),  # E face up
+        Count(["z"], ["A", "B"], 1, 1),
+        Fact("~has(y, A)"),
+    )
+
+
+def test_hand_made_history_answers_alike():
+    """Hidden moves, a pickup, a private show, a private reveal, a face-up move, a
+    count and a fact: every card subset of one or two cards."""
+    h = hand_made()
+    for seed in range(6):
+        check_routes(h, seed, rounds=2, formulas=15)
+
+
+def test_hand_made_known_answers():
+    """Answers read off the table: z saw A and C in the pile it took (not who
+    played which), x was shown C, y was shown x's hand (B) in view of all."""
+    h = hand_made()
+    q = quotient_model(h, ["A", "B", "C"])
+    assert q.holds("K_z has(z, A) & K_z has(z, C)")
+    assert q.holds("K_x has(z, A) & K_x has(z, C)")  # its own play, and the show
+    assert q.holds("K_y has(z, C) & K_y has(z, A)")  # its play; x kept B, so x played A
+    assert q.holds("K_x K_y has(z, A)")  # x knows y saw its hand
+    assert not q.holds("K_z has(x, B)")  # x or y holds B, z cannot tell
+    assert q.holds("K_z (has(x, B) | has(y, B))")
+    assert quotient_holds(h, "K_2 has(2, A)")  # seat numbers as in GameKnowledge
+
+
+# ------------------------------------------------------------------ size
+def test_quotient_is_smaller_than_the_explicit_model():
+    """Only the asked card and the publicly named ones are tracked one by one."""
+    h = CardHistory(
+        Deck(["A", "B", "C", "D", "E", "F", "G", "H"]),
+        {"x": "A B C", "y": "D E F", "z": "G H", "pile": ""},
+        ["x", "y", "z"],
+    ).then(Move(["A", "B"], "x", "pile", seen_by=["x"]), Move(["D"], "y", "pile", seen_by=["y"]))
+    pm = explicit_model(h)
+    q = quotient_model(h, ["A"])
+    assert named_cards(h, ["A"]) == ("A",)
+    assert len(q.states) * 10 < pm.model.num_worlds
+    assert q.holds("K_x has(pile, A)") == holds(pm, "K_x has(pile, A)") is True
+
+
+def test_fewer_agents_fewer_states():
+    """States that differ only in what unasked agents saw merge."""
+    h = random_point(SHORT_GAMES["classic"](), 11, max_plays=8).card_history()
+    c = h.deck.names[0]
+    every = quotient_model(h, [c])
+    two = quotient_model(h, [c], agents=[0, 1])
+    assert len(two.states) <= len(every.states)
+    f = f"K_0 ~K_1 has(2, {c}) | K_1 K_0 has(pile, {c})"
+    assert two.holds(f) == every.holds(f) == GameKnowledge(h).holds(f)
+    with pytest.raises(UnknownAgentError, match="P2"):
+        two.holds(f"K_2 has(2, {c})")
+
+
+# ------------------------------------------------------------------ errors
+def test_errors():
+    h = hand_made()
+    with pytest.raises(InvalidParameterError, match="unknown card 'Z'"):
+        quotient_model(h, ["Z"])
+    q = quotient_model(h, ["A"])
+    with pytest.raises(InvalidParameterError, match="card B is not among"):
+        q.holds("K_x has(x, B)")
+    with pytest.raises(InvalidParameterError, match="distributed knowledge of x, y"):
+        q.holds("D_{x,y} has(z, A)")
+    assert quotient_model(h, ["A"], groups=[["x", "y"]]).holds("D_{x,y} has(z, A)")
+    copies = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A A", "y": "B"}, ["x", "y"])
+    with pytest.raises(InvalidParameterError, match="A has 2 copies"):
+        quotient_model(copies, ["B"])
+    with pytest.raises(InvalidParameterError, match="copies"):
+        quotient_holds(copies, "K_x has(x, A)")
+    with pytest.raises(SizeLimitError, match="more than 2 states"):
+        quotient_model(h, ["A", "B"], limit=2)
