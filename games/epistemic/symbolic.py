@@ -2,7 +2,9 @@
 
 A state of the structure is a whole history of the deal: where every card
 started and, at every event some agent did not see in full, the hidden
-choice.  The variables (history atoms) are
+choice.  The variables (history atoms; each name carries a short tag of the deck,
+``dealt_3f9a1c(L, C)``, so that structures of different decks in one
+session keep apart) are
 
 * ``dealt(L, C)``: location ``L`` was dealt card ``C`` (seen by ``L``'s owner);
 * ``moved(t, C)``: event ``t`` moved card ``C`` (seen by the event's audience);
@@ -331,8 +333,22 @@ class _Plan:
     now: dict[int, dict[str, list[str]]] = field(default_factory=dict)
 
 
+def _tag(h: CardHistory) -> str:
+    """A short tag of the deck and the locations, part of every history variable's name.
+
+    Structures of different decks built in one session then never share a
+    variable (their card-major orders would disagree and force reordering);
+    structures of the same game (its prefixes, its steps) share them.
+    """
+    import hashlib
+
+    key = repr((h.deck.names, h.deck.copies, h.locations)).encode()
+    return "_" + hashlib.sha1(key).hexdigest()[:6]
+
+
 def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
     d = h.deck
+    tag = _tag(h)
     K = len(d)
     public = set(h.public_locations())
     owned = {loc for a in h.agents for loc in h.owns[a]}
@@ -353,7 +369,7 @@ def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
                 if loc == plan.implicit:
                     continue
                 top = min(rest, len(h.initial[loc]))
-                ns = [f"dealt({loc}, {card_key(d.name(k), j, m)})" for j in range(1, top + 1)]
+                ns = [f"dealt{tag}({loc}, {card_key(d.name(k), j, m)})" for j in range(1, top + 1)]
                 plan.dealt[k][loc] = ns
                 plan.names[k].extend(ns)
         maybe.append(here)
@@ -373,7 +389,7 @@ def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
                     if st.src in maybe[k]:
                         m = d.copies[k]
                         vs[k] = [
-                            f"moved({t}, {card_key(d.name(k), j, m)})"
+                            f"moved{tag}({t}, {card_key(d.name(k), j, m)})"
                             for j in range(1, min(m, n) + 1)
                         ]
                         maybe[k].add(st.dst)
@@ -383,7 +399,9 @@ def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
                 for k in range(K):
                     if loc in maybe[k]:
                         m = d.copies[k]
-                        vs[k] = [f"seen({t}, {card_key(d.name(k), j, m)})" for j in range(1, m + 1)]
+                        vs[k] = [
+                            f"seen{tag}({t}, {card_key(d.name(k), j, m)})" for j in range(1, m + 1)
+                        ]
             else:
                 for k in range(K):
                     c = st.content.count(k)
@@ -403,7 +421,7 @@ def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
                     if st.src in maybe[k]:
                         m = d.copies[k]
                         vs[k] = [
-                            f"shown({t}, {card_key(d.name(k), j, m)})"
+                            f"shown{tag}({t}, {card_key(d.name(k), j, m)})"
                             for j in range(1, min(m, n) + 1)
                         ]
             else:
@@ -420,7 +438,7 @@ def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
     for k in range(K):
         m = d.copies[k]
         plan.now[k] = {
-            loc: [f"now({loc}, {card_key(d.name(k), j, m)})" for j in range(1, m + 1)]
+            loc: [f"now{tag}({loc}, {card_key(d.name(k), j, m)})" for j in range(1, m + 1)]
             for loc in h.locations
         }
     return plan
