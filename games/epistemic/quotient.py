@@ -253,12 +253,14 @@ class _Pass:
         self.query = {self.pos[k] for k in query}
         self.loose = [j for j in range(len(named)) if j not in self.query]
         self.dead: set[int] = set()
-        # a card outside the query is named when a public event first mentions it
-        self.first = [-1] * len(named)
+        # a card is named when a public event first mentions it: until then it
+        # is one of the anonymous cards
+        # (a card of the query no public event names is named after the last event)
+        self.first = [-1 if k in self.where0 else len(steps) for k in named]
         for t in range(len(steps) - 1, -1, -1):
             for k in _public_kinds(h, steps[t]):
                 j = self.pos[k]
-                if j not in self.query and k not in self.where0:
+                if k not in self.where0:
                     self.first[j] = t
         self.introduce: dict[int, list[int]] = {}
         for j, t in enumerate(self.first):
@@ -401,10 +403,22 @@ class _Pass:
                 self._too_many(len(out), f"event {st.index}")
         return self._pool(t + 1, list(out))
 
-    def _name(self, st: _Step, js: list[int], states: Iterable[State]) -> Iterator[State]:
+    def finish(self, states: list[State]) -> list[State]:
+        """Name the cards of the query no public event named."""
+        js = self.introduce.get(len(self.steps))
+        if not js:
+            return states
+        out = list(dict.fromkeys(self._name(None, js, states)))
+        if len(out) > self.limit:
+            self._too_many(len(out), "the last event")
+        return out
+
+    def _name(self, st: _Step | None, js: list[int], states: Iterable[State]) -> Iterator[State]:
         """Name the cards ``js`` a public event mentions first: each takes the type
         of an anonymous card (one where the event puts it)."""
-        at = self.li[st.src] if st.kind in ("move", "all", "reveal", "show") else None
+        at = None
+        if st is not None and st.kind in ("move", "all", "reveal", "show"):
+            at = self.li[st.src]
         for named, anon in states:
             pool = Counter({ty: c for ty, c in anon if ty[0] == 0 and (at is None or ty[1] == at)})
             yield from _assign(js, named, anon, pool)
@@ -799,6 +813,8 @@ def quotient_model(
     for t in range(len(steps)):
         states = p.step(t, states)
         peak = max(peak, len(states))
+    states = p.finish(states)
+    peak = max(peak, len(states))
     keep = [j for j, k in enumerate(p.named) if k in qk]
     final: dict[Any, int] = {}
 
