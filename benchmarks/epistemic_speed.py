@@ -8,11 +8,17 @@ Rows:
   one or two cards, a call with probability 0.3): every play the table does
   not call stays a face-down move only its player saw.
 
+Rows whose estimated law width (:func:`games.epistemic.symbolic.law_width`:
+the partial counts the card-major law must remember) is over
+:data:`~games.epistemic.symbolic.MAX_WIDTH` are refused at once, as
+``history_structure`` refuses them (``--force`` builds them anyway).
+
 Each row runs in its own process (the BDD backend imported and its manager
-started before the clock runs: about 1 s once per process) with a wall-clock budget (``--budget``,
-default 60 s); a row over budget prints ``>`` the budget.  Columns: history
-variables, nodes of the law's BDD, seconds to build, seconds for the depth-2
-query ``K_0 ~K_1 has(2, c)`` (``c`` a card of seat 2), and the target.
+started before the clock runs: about 1 s once per process) with a wall-clock
+budget (``--budget``, default 60 s); a row over budget prints ``>`` the budget.  Columns: hidden
+moves after simplification, estimated width, nodes of the law's BDD,
+seconds to build, seconds for the depth-2 query ``K_0 ~K_1 has(2, c)``
+(``c`` a card of seat 2), and the target.
 
 Encoding (see :mod:`games.epistemic.symbolic`): card-major variable order
 (cards by suit, then rank), per card one ``dealt`` variable per hand that can
@@ -83,16 +89,21 @@ def _bs(plays: int, seed: int) -> Any:
     return s
 
 
-def _measure(kind: str, k: int, seed: int, out: Any) -> None:
-    from games.epistemic.symbolic import history_structure
+def _measure(kind: str, k: int, seed: int, out: Any, force: bool) -> None:
+    from games.epistemic.symbolic import MAX_WIDTH, history_structure, law_width, simplify_steps
     from kripke.symbolic import manager
 
     manager()  # import the BDD backend and start its manager once, outside the timings
     s = _boerenbridge(k, seed) if kind == "boerenbridge" else _bs(k, seed)
     h = s.card_history()
-    hidden = sum(1 for st in h.steps if st.kind == "move" and st.audience is not None)
+    steps = simplify_steps(h)
+    hidden = sum(1 for st in steps if st.kind == "move" and st.audience is not None)
+    width = law_width(h, steps)
+    if width > MAX_WIDTH and not force:
+        out.put((len(h), hidden, width, None, None, None))
+        return
     t0 = time.perf_counter()
-    hs = history_structure(h)
+    hs = history_structure(h, max_width=None)
     build = time.perf_counter() - t0
     gk = s.knowledge()
     gk._hs = hs
@@ -101,13 +112,13 @@ def _measure(kind: str, k: int, seed: int, out: Any) -> None:
     t0 = time.perf_counter()
     gk.holds(f"K_0 ~K_1 has(2, {card})")
     query = time.perf_counter() - t0
-    out.put((len(h), hidden, len(hs.variables), hs.law_nodes(), build, query))
+    out.put((len(h), hidden, width, hs.law_nodes(), build, query))
 
 
-def _row(kind: str, k: int, seed: int, budget: float) -> tuple[Any, ...]:
+def _row(kind: str, k: int, seed: int, budget: float, force: bool) -> tuple[Any, ...]:
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=_measure, args=(kind, k, seed, q))
+    p = ctx.Process(target=_measure, args=(kind, k, seed, q, force))
     p.start()
     p.join(budget)
     if p.is_alive():
@@ -116,8 +127,10 @@ def _row(kind: str, k: int, seed: int, budget: float) -> tuple[Any, ...]:
         return ("?", "?", "?", "?", f"> {budget:.0f}", "-")
     if q.empty():
         return ("?", "?", "?", "?", f"failed (exit {p.exitcode})", "-")
-    events, hidden, nvars, nodes, build, query = q.get()
-    return (events, hidden, nvars, f"{nodes:,}", f"{build:.2f}", f"{query:.3f}")
+    events, hidden, width, nodes, build, query = q.get()
+    if nodes is None:
+        return (events, hidden, f"{width:,}", "-", "refused (width)", "-")
+    return (events, hidden, f"{width:,}", f"{nodes:,}", f"{build:.2f}", f"{query:.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,21 +138,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=60.0, help="seconds per row")
     ap.add_argument("--plays", type=int, nargs="*", default=[0, 1, 2, 3, 20])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--force", action="store_true", help="build structures over the width limit too"
+    )
     args = ap.parse_args(argv)
     rows = []
     for tricks in (0, 2, 5):
-        r = _row("boerenbridge", tricks, args.seed, args.budget)
+        r = _row("boerenbridge", tricks, args.seed, args.budget, args.force)
         rows.append((f"BoerenBridge 32 cards, {tricks} tricks", *r, "build <= 1 s"))
         print(rows[-1], flush=True)
     for k in args.plays:
-        r = _row("bs", k, args.seed, args.budget)
+        r = _row("bs", k, args.seed, args.budget, args.force)
         target = "build <= 2 s, query <= 1 s" if k == 20 else ""
         rows.append((f"BS 52 cards, 4 seats, {k} plays", *r, target))
         print(rows[-1], flush=True)
     print()
     print(
         table(
-            ["state", "events", "hidden", "vars", "law nodes", "build s", "query s", "target"],
+            [
+                "state",
+                "events",
+                "hidden",
+                "width est.",
+                "law nodes",
+                "build s",
+                "query s",
+                "target",
+            ],
             rows,
         )
     )

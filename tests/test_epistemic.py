@@ -32,7 +32,7 @@ from games.epistemic import (
     history_steps,
     history_structure,
 )
-from games.epistemic.symbolic import simplify_steps
+from games.epistemic.symbolic import law_width, simplify_steps
 from games.epistemic.updates import apply_update, initial_model
 from games.errors import IllegalActionError, InvalidParameterError
 from kripke import holds, parse
@@ -425,3 +425,19 @@ def test_simplification_keeps_own_plays_a_reveal_has_shown():
         MoveAll("pile", "x", seen_by=["x"]),
     )
     assert [s.kind for s in simplify_steps(h)] == ["move", "reveal", "all"]
+
+
+def test_too_wide_histories_are_refused_at_once():
+    """Many unseen face-down moves: a clear SizeLimitError naming the width, not minutes."""
+    from kripke.errors import SizeLimitError
+
+    h = CardHistory(
+        Deck([str(i) for i in range(12)]),
+        {"x": "0 1 2 3", "y": "4 5 6 7", "z": "8 9 10 11", "pile": ""},
+        AGENTS,
+    )
+    h = h.then(Move("0 1", "x", "pile", seen_by=["x"]), Move("4 5", "y", "pile", seen_by=["y"]))
+    assert law_width(h) == 25 * 3 * 3
+    with pytest.raises(SizeLimitError, match="225 partial counts wide"):
+        history_structure(h, max_width=100)
+    assert history_structure(h, max_width=None).pointed.holds("K_x has(pile, 0)")
