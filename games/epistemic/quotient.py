@@ -65,11 +65,9 @@ from games.errors import InvalidParameterError
 
 __all__ = ["QuotientModel", "quotient_model", "quotient_holds", "named_cards", "MAX_STATES"]
 
-#: Largest number of quotient states kept at any event (else SizeLimitError).
-MAX_STATES = 1_000_000
-
-# Types and states: see _Pass.
-
+#: Largest number of quotient states kept at any event (else SizeLimitError);
+#: about 4 KB of memory a state for a 52-card game.
+MAX_STATES = 250_000
 
 Type = tuple[int, ...]
 State = tuple[tuple[Type, ...], tuple[tuple[Type, int], ...]]
@@ -399,8 +397,8 @@ class _Pass:
         for s in states:
             for s2 in self._branch(st, t, s, self.step_bits[t]):
                 out[s2] = None
-            if len(out) > self.limit:
-                self._too_many(len(out), f"event {st.index}")
+                if len(out) > self.limit:
+                    self._too_many(len(out), f"event {st.index}")
         return self._pool(t + 1, list(out))
 
     def finish(self, states: list[State]) -> list[State]:
@@ -408,10 +406,12 @@ class _Pass:
         js = self.introduce.get(len(self.steps))
         if not js:
             return states
-        out = list(dict.fromkeys(self._name(None, js, states)))
-        if len(out) > self.limit:
-            self._too_many(len(out), "the last event")
-        return out
+        out: dict[State, None] = {}
+        for s in self._name(None, js, states):
+            out[s] = None
+            if len(out) > self.limit:
+                self._too_many(len(out), "the last event")
+        return list(out)
 
     def _name(self, st: _Step | None, js: list[int], states: Iterable[State]) -> Iterator[State]:
         """Name the cards ``js`` a public event mentions first: each takes the type
