@@ -16,7 +16,9 @@ The baseline is the per-card knowledge structure
 (:func:`~games.epistemic.symbolic.history_structure`) answering the same
 query, run in the same way; the ratio is baseline / quotient (build and
 query together).  Every measurement runs in its own process with a
-wall-clock budget (``--budget``); over budget prints ``>`` the budget.
+wall-clock budget (``--budget``); over budget prints ``>`` the budget,
+a quotient over :data:`~games.epistemic.quotient.MAX_STATES` states prints
+``over limit``.
 
 Run::
 
@@ -53,10 +55,15 @@ def _state(plays: int, seed: int) -> tuple[Any, str]:
 def _quotient(plays: int, seed: int, all_seats: bool, out: Any) -> None:
     from games.epistemic.quotient import quotient_model
     from games.epistemic.symbolic import simplify_steps
+    from kripke.errors import SizeLimitError
 
     h, card = _state(plays, seed)
     f = f"K_0 ~K_1 has(2, {card})"
-    q = quotient_model(h, [card], agents=None if all_seats else [0, 1])
+    try:
+        q = quotient_model(h, [card], agents=None if all_seats else [0, 1])
+    except SizeLimitError:
+        out.put(None)
+        return
     t0 = time.perf_counter()
     answer = q.holds(f)
     query = time.perf_counter() - t0
@@ -93,7 +100,10 @@ def _run(target: Any, args: tuple[Any, ...], budget: float) -> tuple[str, Any]:
         return f"> {budget:.0f}", None
     if q.empty():
         return f"failed (exit {p.exitcode})", None
-    return "", q.get()
+    r = q.get()
+    if r is None:
+        return "over limit", None
+    return "", r
 
 
 def main(argv: list[str] | None = None) -> int:
