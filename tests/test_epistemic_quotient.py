@@ -152,6 +152,29 @@ def test_hand_made_history_answers_alike():
         check_routes(h, seed, rounds=2, formulas=15)
 
 
+def test_public_location_answers_alike():
+    """A table every seat sees from the start: its cards are named from the deal;
+    face-up and shared plays, a pickup, a private show and a count."""
+    h = CardHistory(
+        Deck(list("ABCDEFG")),
+        {"x": "A B", "y": "C D", "z": "E", "table": "F G", "pile": ""},
+        {"x": ["x", "table"], "y": ["y", "table"], "z": ["z", "table"]},
+    ).then(
+        Move(["F"], "table", "x", seen_by=None),
+        Move(["A", "F"], "x", "pile", seen_by=["x"]),
+        MoveAll("pile", "y", seen_by=["y"]),
+        Show("y", ["A"], to=["z"]),
+        Move(["G"], "table", "pile"),
+        Move(["D"], "y", "pile", seen_by=["y", "z"]),
+        Count(["pile"], ["G"], 1, 1),
+    )
+    assert named_cards(h) == ("F", "G")
+    pooled = 0
+    for seed in range(4):
+        pooled += sum(q.pools > 0 for q in check_routes(h, seed, rounds=2, formulas=10))
+    assert pooled > 0
+
+
 def test_hand_made_known_answers():
     """Answers read off the table: z saw A and C in the pile it took (not who
     played which), x was shown C, y was shown x's hand (B) in view of all."""
