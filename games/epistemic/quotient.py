@@ -28,11 +28,28 @@ relation of the model, see :meth:`QuotientModel.holds`).
 
 The states are built by one forward pass over the simplified events
 (:func:`~games.epistemic.symbolic.simplify_steps`) with duplicates merged,
-each named card kept inside the locations where it can be at that time
-(reachable from the deal and able to meet its later public constraints).
-The quotient is small when the named cards are few or their whereabouts
-mostly public, whatever the size of the deck; decks with copies are not
-handled (copies are already interchangeable in the other routes).
+three further symmetries keeping the pass small (each exact):
+
+* a card is anonymous until a public event first mentions it; then it
+  takes the type of one anonymous card where the event puts it (its past
+  was symmetric with theirs until then);
+* once a card outside the query is named by no later public event and is
+  surely at one location (in every state), swapping its future with that
+  of another such card at the same location is an automorphism: its past
+  bits stay with it, its future joins a *pool* counted like the anonymous
+  cards (:attr:`QuotientModel.pools`);
+* only the bits of the agents a formula mentions are kept (``agents=``).
+
+Each named card is also kept inside the locations where it can be at that
+time (reachable from the deal and able to meet its later public
+constraints).  The quotient is small when the plays nobody saw are few or
+involve few cards that were later revealed, whatever the size of the deck.
+Measured (``benchmarks/epistemic_quotient.py``, 52-card classic BS, 4
+seats, ``K_0 ~K_1 has(2, c)``): a few states and milliseconds after 5
+plays, 20 to 150 states after 10, and 100 to 60,000 states (0.1 s to about
+30 s) after 20 plays, depending on how many revealed cards went through
+hands that later played face down.  Decks with copies are not handled
+(copies are already interchangeable in the other routes).
 
 Examples
 --------
