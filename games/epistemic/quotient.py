@@ -620,9 +620,10 @@ class QuotientModel:
         ``cards`` and every card a public event names (tracked one by one
         while public events still mention them).
     states : list
-        The quotient states: per named card its location (``-1`` once its
-        future joins a pool) and observed bits, per pool the multiset of
-        observed bits.
+        The quotient states ``(named, counts)``: per named card its type
+        (for a card of ``cards`` its pool 0, location index and observed
+        bits per agent; for the others their observed bits), and how many
+        anonymous or pooled cards have each ``(pool, observed bits)``.
     pointed : kripke.models.PointedModel
         The explicit model, pointed at the true history's state.  Besides
         the agents it has one relation ``D__<i>_<j>…`` per group of agent
