@@ -21,8 +21,11 @@ from games.bs import CALL, PASS, BSGame, BSParams, SeatKnowledge
 from games.cards import STANDARD_RANKS, Deck
 from games.epistemic import CardHistory, Move, MoveAll, Reveal, Show
 from games.epistemic.bs import bs_claim
+from games.epistemic.knowledge import GameKnowledge
+from games.epistemic.symbolic import law_width
 from games.errors import InvalidParameterError
 from kripke import holds
+from kripke.errors import SizeLimitError
 from kripke.formulas import And, Atom, Not, Or
 from tests.test_epistemic import random_formula, to_deal_state
 
@@ -257,3 +260,21 @@ def test_stepping_through_a_bs_game():
     f = "K_3 has(0, 1) & ~K_1 has(3, 0#2)"
     assert steps[-1].knowledge.holds(f) == s.knowledge().holds(f)
     assert not steps[0].knowledge.holds("K_1 has(3, 0#2)")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_structure_too_wide_answers_on_the_quotient(seed):
+    """With the width limit at 1 every BS state with a face-down play is refused as a
+    structure; truth queries then answer on the card-symmetry quotient, alike."""
+    state = random_point(SHORT_GAMES["classic"](), seed, max_plays=6)
+    rng = random.Random(seed)
+    h = state.card_history()
+    full, narrow = GameKnowledge(h), GameKnowledge(h, max_width=1)
+    for _ in range(8):
+        f = random_formula(rng, h, 2)
+        assert narrow.holds(f) == full.holds(f), str(f)
+    assert full.route == "structure"
+    if law_width(h) > 1:
+        assert narrow.route == "quotient"
+        with pytest.raises(SizeLimitError):
+            narrow.probability(0, f"has(P1, {h.deck.names[0]})")

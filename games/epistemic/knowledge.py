@@ -128,24 +128,42 @@ class GameKnowledge:
         The state's history (``state.card_history()``).
     simplify : bool
         Simplify the history before building (same answers, smaller BDDs).
+    max_width : int, optional
+        The widest law to build (default
+        :data:`~games.epistemic.symbolic.MAX_WIDTH`, see
+        :func:`~games.epistemic.symbolic.history_structure`).
 
     Notes
     -----
     The knowledge structure (:func:`~games.epistemic.symbolic.history_structure`)
-    is built on first use and kept.  Probabilities are exact shares of the
+    is built on first use and kept.  When it is refused as too wide (many
+    face-down moves nobody else saw, :func:`~games.epistemic.symbolic.law_width`)
+    and the deck has no copies, :meth:`holds` and the other truth queries
+    answer on the card-symmetry quotient for the cards the formula names
+    (:func:`~games.epistemic.quotient.quotient_model`, exact for those
+    formulas); :attr:`route` says which answered.  Probabilities and
+    :attr:`pointed` need the structure.  Probabilities are exact shares of the
     *deals* (current contents of every location, copies of a card
     interchangeable) that the seat considers possible, every such deal
     counted once — for a deck without copies the probabilities of
     :mod:`games.deal`.
     """
 
-    def __init__(self, history: CardHistory, *, simplify: bool = True):
+    def __init__(
+        self, history: CardHistory, *, simplify: bool = True, max_width: int | None = None
+    ):
         if not isinstance(history, CardHistory):
             raise InvalidParameterError(f"GameKnowledge needs a CardHistory, got {history!r}")
+        from games.epistemic.symbolic import MAX_WIDTH
+
         self.history = history
         self.simplify = simplify
+        self.max_width = MAX_WIDTH if max_width is None else max_width
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
+        self._wide: Any = None
+        #: Which route answered the last formula: ``"structure"`` or ``"quotient"``.
+        self.route: str | None = None
 
     # ------------------------------------------------------------ models
     @property
@@ -158,7 +176,9 @@ class GameKnowledge:
         if self._hs is None:
             from games.epistemic.symbolic import history_structure
 
-            self._hs = history_structure(self.history, simplify=self.simplify)
+            self._hs = history_structure(
+                self.history, simplify=self.simplify, max_width=self.max_width
+            )
         return self._hs
 
     @property
@@ -224,27 +244,46 @@ class GameKnowledge:
         return g
 
     # ------------------------------------------------------------ truth
+    def _answer(self, g: Any) -> bool:
+        """Truth of the (renamed) formula ``g`` at the true state, on the structure or,
+        when the structure is refused as too wide, on the card-symmetry quotient."""
+        if self._wide is None:
+            from kripke.errors import SizeLimitError
+
+            try:
+                out = bool(self.pointed.holds(g))
+                self.route = "structure"
+                return out
+            except SizeLimitError as exc:
+                if any(c > 1 for c in self.history.deck.copies):
+                    raise
+                self._wide = exc
+        from games.epistemic.quotient import quotient_holds
+
+        self.route = "quotient"
+        return quotient_holds(self.history, g)
+
     def holds(self, f: Any) -> bool:
         """Whether ``f`` is true in the actual state (the true history)."""
-        return bool(self.pointed.holds(self.formula(f)))
+        return self._answer(self.formula(f))
 
     def knows(self, seat: Any, f: Any) -> bool:
         """Whether ``seat`` knows ``f``."""
         from kripke.formulas import Know
 
-        return bool(self.pointed.holds(Know(self.agent(seat), self.formula(f))))
+        return self._answer(Know(self.agent(seat), self.formula(f)))
 
     def possible(self, seat: Any, f: Any) -> bool:
         """Whether ``seat`` considers ``f`` possible."""
         from kripke.formulas import Possible
 
-        return bool(self.pointed.holds(Possible(self.agent(seat), self.formula(f))))
+        return self._answer(Possible(self.agent(seat), self.formula(f)))
 
     def knows_whether(self, seat: Any, f: Any) -> bool:
         """Whether ``seat`` knows whether ``f``."""
         from kripke.formulas import KnowWhether
 
-        return bool(self.pointed.holds(KnowWhether(self.agent(seat), self.formula(f))))
+        return self._answer(KnowWhether(self.agent(seat), self.formula(f)))
 
     def who_knows(self, f: Any) -> tuple[str, ...]:
         """The seats that know ``f``."""
