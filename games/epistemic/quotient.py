@@ -46,9 +46,10 @@ constraints).  The quotient is small when the plays nobody saw are few or
 involve few cards that were later revealed, whatever the size of the deck.
 Measured (``benchmarks/epistemic_quotient.py``, 52-card classic BS, 4
 seats, ``K_0 ~K_1 has(2, c)``): a few states and milliseconds after 5
-plays, 20 to 150 states after 10, and 100 to 60,000 states (0.1 s to about
-30 s) after 20 plays, depending on how many revealed cards went through
-hands that later played face down.  Decks with copies are not handled
+plays, 20 to 150 states after 10, 100 to 60,000 states (0.04 s to 15 s)
+after 20 plays, depending on how many revealed cards went through hands
+that later played face down; after 30 plays most games need more than
+:data:`MAX_STATES` states.  Decks with copies are not handled
 (copies are already interchangeable in the other routes).
 
 Examples
