@@ -274,6 +274,12 @@ def test_a_structure_too_wide_answers_on_the_quotient(seed):
         f = random_formula(rng, h, 2)
         assert narrow.holds(f) == full.holds(f), str(f)
     assert full.route == "structure"
+    card = h.deck.names[0]
+    wide = GameKnowledge(h, max_width=1)
+    first = wide.holds(f"K_0 K_1 (has(P0, {card}) | has(P1, {card}))")
+    assert wide.knows(1, f"has(P0, {card})") == full.knows(1, f"has(P0, {card})")
+    assert len(wide._quotients) == 1  # the second question reuses the first quotient
+    assert first == full.holds(f"K_0 K_1 (has(P0, {card}) | has(P1, {card}))")
     if law_width(h) > 1:
         assert narrow.route == "quotient"
         with pytest.raises(SizeLimitError):

@@ -16,6 +16,7 @@ from games.epistemic.history import (
     has_atom,
 )
 from games.epistemic.knowledge import GameKnowledge, Step, seat_aliases
+from games.epistemic.quotient import QuotientModel, quotient_holds, quotient_model
 from games.epistemic.symbolic import HistoryStructure, history_steps, history_structure
 from games.epistemic.updates import Update, apply_updates, event_update, explicit_steps
 
@@ -33,6 +34,9 @@ __all__ = [
     "GameKnowledge",
     "Step",
     "seat_aliases",
+    "QuotientModel",
+    "quotient_model",
+    "quotient_holds",
     "HistoryStructure",
     "history_structure",
     "history_steps",

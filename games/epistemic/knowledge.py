@@ -162,6 +162,7 @@ class GameKnowledge:
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
         self._wide: Any = None
+        self._quotients: list[Any] = []
         #: Which route answered the last formula: ``"structure"`` or ``"quotient"``.
         self.route: str | None = None
 
@@ -258,10 +259,23 @@ class GameKnowledge:
                 if any(c > 1 for c in self.history.deck.copies):
                     raise
                 self._wide = exc
-        from games.epistemic.quotient import quotient_holds
-
         self.route = "quotient"
-        return quotient_holds(self.history, g)
+        return bool(self._quotient(g).holds(g))
+
+    def _quotient(self, g: Any) -> Any:
+        """A card-symmetry quotient answering ``g``: a kept one that covers its cards,
+        agents and groups, else a new one (kept)."""
+        from games.epistemic.quotient import _groups_of, quotient_model
+
+        cards = {a.args[1] for a in g.atoms()}
+        agents = set(g.agents())
+        groups = _groups_of([g])
+        for q in self._quotients:
+            if cards <= set(q.cards) and agents <= set(q.agents) and groups <= set(q.groups):
+                return q
+        q = quotient_model(self.history, sorted(cards), agents=agents, formulas=[g])
+        self._quotients.append(q)
+        return q
 
     def holds(self, f: Any) -> bool:
         """Whether ``f`` is true in the actual state (the true history)."""

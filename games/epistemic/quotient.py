@@ -471,14 +471,14 @@ class _Pass:
             return
         if kind == "move":  # face up: the named cards move
             src, dst = li[st.src], li[st.dst]
-            nm = list(named)
+            moved = list(named)
             for k in st.kinds:
                 j = self.pos[k]
-                if nm[j][1] != src:
+                if moved[j][1] != src:
                     return
-                nm[j] = self._mark(nm[j], (), dst)
-            if all(self._ok(j, t + 1, nm[j][1]) for j in range(len(nm))):
-                yield tuple(nm), anon
+                moved[j] = self._mark(moved[j], (), dst)
+            if all(self._ok(j, t + 1, moved[j][1]) for j in range(len(moved))):
+                yield tuple(moved), anon
             return
         if kind in ("all", "reveal"):
             loc = li[st.src]
@@ -489,16 +489,16 @@ class _Pass:
                     return
                 if any(ty[1] == loc for ty, _ in anon):
                     return
-            nm = tuple(self._mark(ty, bits, dst) if ty[1] == loc else ty for ty in named)
-            if not all(self._ok(j, t + 1, nm[j][1]) for j in range(len(nm))):
+            nt = tuple(self._mark(ty, bits, dst) if ty[1] == loc else ty for ty in named)
+            if not all(self._ok(j, t + 1, nt[j][1]) for j in range(len(nt))):
                 return
             if any(ty[1] == loc for ty, _ in anon):
-                new: Counter[Type] = Counter()
+                seen: Counter[Type] = Counter()
                 for ty, c in anon:
-                    new[self._mark(ty, bits, dst) if ty[1] == loc else ty] += c
-                yield nm, tuple(sorted(new.items()))
+                    seen[self._mark(ty, bits, dst) if ty[1] == loc else ty] += c
+                yield nt, tuple(sorted(seen.items()))
             else:
-                yield nm, anon
+                yield nt, anon
             return
         if kind == "show":  # to everybody
             if all(named[self.pos[k]][1] == li[st.src] for k in st.kinds):
