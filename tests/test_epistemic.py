@@ -142,32 +142,10 @@ def random_formula(rng: random.Random, h: CardHistory, depth: int):
 
 def to_deal_state(h: CardHistory):
     """The same history fed to :class:`games.deal.DealState` (no general facts there)."""
-    from games.deal import DealState
-
-    ds = DealState(
-        h.deck,
-        {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()},
-        agents={a: list(h.owns[a]) for a in h.agents},
-    )
-
-    def aud(x):
-        return None if x is None else sorted(x)
-
-    for e in h.events:
-        if isinstance(e, Move):
-            ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
-        elif isinstance(e, MoveAll):
-            ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
-        elif isinstance(e, Reveal):
-            ds.reveal(e.location, to=aud(e.to))
-        elif isinstance(e, Show):
-            ds.show(e.location, e.cards, to=aud(e.to))
-        elif isinstance(e, Count):
-            ds.at_least(list(e.locations), e.cards, e.lo)
-            ds.at_most(list(e.locations), e.cards, e.hi)
-        else:
-            return None
-    return ds
+    try:
+        return h.deal_state()
+    except InvalidParameterError:
+        return None
 
 
 # ---------------------------------------------------- engine agreement

@@ -536,6 +536,54 @@ class CardHistory:
             j = int(copy)
         return loc, k, j
 
+    def deal_state(self) -> Any:
+        """This history as a :class:`games.deal.DealState`: every agent's exact counting
+        knowledge of the current deal (first-order questions at any size).
+
+        Raises
+        ------
+        InvalidParameterError
+            For a history with a :class:`Fact` (a general formula, which the
+            counting knowledge does not take).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A B", "y": "C", "pile": ""}, ["x", "y"])
+        >>> ds = h.then(Move("A", "x", "pile", seen_by=["x"])).deal_state()
+        >>> ds.probability("y", "has(pile, A)", exact=True)
+        Fraction(1, 2)
+        """
+        from games.deal import DealState
+
+        ds = DealState(
+            self.deck,
+            {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()},
+            agents={a: list(self.owns[a]) for a in self.agents},
+        )
+
+        def aud(x: Any) -> Any:
+            return None if x is None else sorted(x)
+
+        for i, e in enumerate(self.events):
+            if isinstance(e, Move):
+                ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
+            elif isinstance(e, MoveAll):
+                ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
+            elif isinstance(e, Reveal):
+                ds.reveal(e.location, to=aud(e.to))
+            elif isinstance(e, Show):
+                ds.show(e.location, e.cards, to=aud(e.to))
+            elif isinstance(e, Count):
+                ds.at_least(list(e.locations), e.cards, e.lo)
+                ds.at_most(list(e.locations), e.cards, e.hi)
+            else:
+                raise InvalidParameterError(
+                    f"event {i} is a public fact ({e.label or 'a formula'}); exact counting "
+                    "takes moves, reveals, shows and counts only"
+                )
+        return ds
+
     def _holds_now(self, f: Any) -> bool:
         counts = {loc: Counter(ks) for loc, ks in self._after.items()}
         return evaluate(f, lambda a: self._has(counts, a))

@@ -141,8 +141,10 @@ class GameKnowledge:
     and the deck has no copies, :meth:`holds` and the other truth queries
     answer on the card-symmetry quotient for the cards the formula names
     (:func:`~games.epistemic.quotient.quotient_model`, exact for those
-    formulas); :attr:`route` says which answered.  Probabilities and
-    :attr:`pointed` need the structure.  Probabilities are exact shares of the
+    formulas); :attr:`route` says which answered.  :meth:`count` and the
+    probabilities of formulas about the cards then come from exact counting
+    (:meth:`CardHistory.deal_state`, :mod:`games.deal`); probabilities of
+    formulas about knowledge, and :attr:`pointed`, need the structure.  Probabilities are exact shares of the
     *deals* (current contents of every location, copies of a card
     interchangeable) that the seat considers possible, every such deal
     counted once — for a deck without copies the probabilities of
@@ -163,6 +165,7 @@ class GameKnowledge:
         self._hs: Any = None
         self._wide: Any = None
         self._quotients: list[Any] = []
+        self._deal_state: Any = None
         #: Which route answered the last formula: ``"structure"`` or ``"quotient"``.
         self.route: str | None = None
 
@@ -314,8 +317,31 @@ class GameKnowledge:
         cube = mgr.assignment_cube({v: hs.actual[v] for v in seen})
         return hs.structure.law & cube
 
+    def _counting(self) -> Any:
+        """The history's exact counting knowledge (:meth:`CardHistory.deal_state`) when the
+        structure is refused as too wide and the deck has no copies, else ``None``."""
+        from kripke.errors import SizeLimitError
+
+        if self._wide is None:
+            try:
+                _ = self.built
+                return None
+            except SizeLimitError as exc:
+                if any(c > 1 for c in self.history.deck.copies):
+                    raise
+                self._wide = exc
+        if self._deal_state is None:
+            try:
+                self._deal_state = self.history.deal_state()
+            except InvalidParameterError:
+                raise self._wide from None
+        return self._deal_state
+
     def count(self, seat: Any) -> int:
         """How many deals ``seat`` considers possible (copies interchangeable)."""
+        ds = self._counting()
+        if ds is not None:
+            return int(ds.knowledge(self.agent(seat)).count())
         return self.built.count_deals(self._class(seat))
 
     def probability_bounds(
@@ -329,6 +355,13 @@ class GameKnowledge:
         depends on what they saw, they bound every probability one could
         give to the histories.
         """
+        ds = self._counting()
+        if ds is not None:  # too wide for the structure: exact counting, first order only
+            g = self.formula(f)
+            if not g.is_propositional():
+                raise self._wide
+            p = ds.probability(self.agent(seat), g, exact=exact)
+            return p, p
         hs = self.built
         mgr = hs.structure.manager
         c = self._class(seat)

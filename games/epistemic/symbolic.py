@@ -2,9 +2,10 @@
 
 A state of the structure is a whole history of the deal: where every card
 started and, at every event some agent did not see in full, the hidden
-choice.  The variables (history atoms; each name carries a short tag of the deck,
-``dealt_3f9a1c(L, C)``, so that structures of different decks in one
-session keep apart) are
+choice.  The variables (history atoms; each name carries a short tag of the deck
+and the planned variables, ``dealt_3f9a1c07(L, C)``, so that different
+structures in one session never force each other's variables to reorder)
+are
 
 * ``dealt(L, C)``: location ``L`` was dealt card ``C`` (seen by ``L``'s owner);
 * ``moved(t, C)``: event ``t`` moved card ``C`` (seen by the event's audience);
@@ -340,22 +341,28 @@ class _Plan:
     now: dict[int, dict[str, list[str]]] = field(default_factory=dict)
 
 
-def _tag(h: CardHistory) -> str:
-    """A short tag of the deck and the locations, part of every history variable's name.
+def _tag(h: CardHistory, plan: _Plan) -> str:
+    """A short tag of the deck, the locations and the planned variables, part of every
+    history variable's name.
 
-    Structures of different decks built in one session then never share a
-    variable (their card-major orders would disagree and force reordering);
-    structures of the same game (its prefixes, its steps) share them.
+    Two structures share variables only when they plan the very same ones
+    (a structure rebuilt, or the snapshots of :func:`history_steps`); any
+    other structure gets fresh variables at the bottom of the shared
+    manager's order, so building it never reorders the BDDs of another.
     """
     import hashlib
 
-    key = repr((h.deck.names, h.deck.copies, h.locations)).encode()
-    return "_" + hashlib.sha1(key).hexdigest()[:6]
+    names = [n for k in sorted(plan.names) for n in plan.names[k]]
+    key = repr((h.deck.names, h.deck.copies, h.locations, names)).encode()
+    return "_" + hashlib.sha1(key).hexdigest()[:8]
 
 
-def _plan(h: CardHistory, steps: Sequence[_Step]) -> _Plan:
+def _plan(h: CardHistory, steps: Sequence[_Step], tag: str | None = None) -> _Plan:
+    """The variables of the structure; names carry :func:`_tag` (computed from an
+    untagged plan when ``tag`` is not given)."""
+    if tag is None:
+        return _plan(h, steps, _tag(h, _plan(h, steps, "")))
     d = h.deck
-    tag = _tag(h)
     K = len(d)
     public = set(h.public_locations())
     owned = {loc for a in h.agents for loc in h.owns[a]}
