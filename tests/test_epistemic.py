@@ -111,14 +111,15 @@ def card_atom(rng: random.Random, h: CardHistory) -> Atom:
     return Atom("has", tuple(text[4:-1].split(", ")))
 
 
-def random_formula(rng: random.Random, h: CardHistory, depth: int):
-    """A random formula of modal depth at most ``depth`` over the card atoms."""
-    agents = list(h.agents)
+def random_formula(rng: random.Random, h: CardHistory, depth: int, *, agents=None, atoms=None):
+    """A random formula of modal depth at most ``depth`` over the card atoms (or
+    ``atoms``) and the agents (or ``agents``)."""
+    agents = list(h.agents) if agents is None else list(agents)
     if depth == 0 or rng.random() < 0.25:
-        return card_atom(rng, h)
+        return card_atom(rng, h) if atoms is None else rng.choice(atoms)
 
     def sub():
-        return random_formula(rng, h, depth - 1)
+        return random_formula(rng, h, depth - 1, agents=agents, atoms=atoms)
 
     def group():
         return tuple(rng.sample(agents, rng.randint(1, len(agents))))

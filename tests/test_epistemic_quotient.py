@@ -31,48 +31,10 @@ from games.errors import InvalidParameterError
 from kripke import holds
 from kripke.errors import SizeLimitError, UnknownAgentError
 from kripke.formulas import (
-    And,
-    Announce,
     Atom,
-    Common,
-    Distributed,
-    Everybody,
-    Implies,
-    Know,
-    KnowWhether,
-    Not,
-    Or,
-    Possible,
 )
-from tests.test_epistemic import random_history
+from tests.test_epistemic import random_formula, random_history
 from tests.test_epistemic_games import SHORT_GAMES, random_point
-
-
-def random_formula(rng: random.Random, agents: list[str], atoms: list[Atom], depth: int):
-    """A random formula of modal depth at most ``depth`` over ``atoms`` and ``agents``."""
-    if depth == 0 or rng.random() < 0.25:
-        return rng.choice(atoms)
-
-    def sub():
-        return random_formula(rng, agents, atoms, depth - 1)
-
-    def group():
-        return tuple(rng.sample(agents, rng.randint(1, len(agents))))
-
-    ops = [
-        lambda: Not(sub()),
-        lambda: And((sub(), sub())),
-        lambda: Or((sub(), sub())),
-        lambda: Implies(sub(), sub()),
-        lambda: Know(rng.choice(agents), sub()),
-        lambda: Possible(rng.choice(agents), sub()),
-        lambda: KnowWhether(rng.choice(agents), sub()),
-        lambda: Everybody(group(), sub()),
-        lambda: Common(group(), sub()),
-        lambda: Distributed(group(), sub()),
-        lambda: Announce(sub(), sub()),
-    ]
-    return rng.choice(ops)()
 
 
 def check_routes(h: CardHistory, seed: int, rounds: int = 3, formulas: int = 12) -> list:
@@ -85,7 +47,7 @@ def check_routes(h: CardHistory, seed: int, rounds: int = 3, formulas: int = 12)
         cards = rng.sample(list(h.deck.names), rng.randint(1, 2))
         atoms = [Atom("has", (loc, c)) for loc in h.locations for c in cards]
         agents = rng.sample(list(h.agents), rng.randint(1, len(h.agents)))
-        fs = [random_formula(rng, agents, atoms, 3) for _ in range(formulas)]
+        fs = [random_formula(rng, h, 3, agents=agents, atoms=atoms) for _ in range(formulas)]
         q = quotient_model(h, cards, agents=agents if rng.random() < 0.5 else None, formulas=fs)
         for f in fs:
             assert q.holds(f) == gk.holds(f) == holds(pm, f), (seed, cards, str(f))

@@ -259,11 +259,16 @@ class GameKnowledge:
                 self.route = "structure"
                 return out
             except SizeLimitError as exc:
-                if any(c > 1 for c in self.history.deck.copies):
-                    raise
-                self._wide = exc
+                self._refused(exc)
         self.route = "quotient"
         return bool(self._quotient(g).holds(g))
+
+    def _refused(self, exc: Exception) -> None:
+        """Remember that the structure is too wide; the quotient and exact counting
+        take over for decks without copies, any other deck re-raises ``exc``."""
+        if any(c > 1 for c in self.history.deck.copies):
+            raise exc
+        self._wide = exc
 
     def _quotient(self, g: Any) -> Any:
         """A card-symmetry quotient answering ``g``: a kept one that covers its cards,
@@ -327,9 +332,7 @@ class GameKnowledge:
                 _ = self.built
                 return None
             except SizeLimitError as exc:
-                if any(c > 1 for c in self.history.deck.copies):
-                    raise
-                self._wide = exc
+                self._refused(exc)
         if self._deal_state is None:
             try:
                 self._deal_state = self.history.deal_state()
