@@ -543,7 +543,7 @@ def test_narration_of_a_caller_who_wins_by_the_penalty_card():
     # the penalty event is followed by the end in the same step; the narrator still
     # names the caller's hidden card (regression: it read the caller's latest event)
     from games.bs import SeatKnowledge as View
-    from games.bs import _Narrator
+    from games.bs.table import _Narrator
 
     state = dealt("koth", seed=6)
     p = state.current_player()

@@ -20,7 +20,7 @@ from games.base import load_game
 from games.bs import CALL, PASS, BSGame, BSParams, SeatKnowledge
 from games.cards import STANDARD_RANKS, Deck
 from games.epistemic import CardHistory, Move, MoveAll, Reveal, Show
-from games.epistemic.bs import bs_claim
+from games.bs import bs_claim
 from games.epistemic.knowledge import GameKnowledge
 from games.errors import InvalidParameterError
 from kripke import holds

@@ -217,7 +217,7 @@ def test_who_knows_on_a_game_state_gives_each_seats_exact_probability():
     import random
 
     from games.base import load_game
-    from games.epistemic.bs import bs_claim
+    from games.bs import bs_claim
 
     state = load_game("bs", variant="classic").new_initial_state()
     rng = random.Random(1)

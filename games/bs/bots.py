@@ -1,7 +1,7 @@
 """Bots for BS: random, truthful, liar, threshold, knowledge and probabilistic.
 
 Every bot sees only its seat's observations (through
-:class:`~games.bs.SeatKnowledge`) and the legal actions, so it plays inside
+:class:`~games.bs.knowledge.SeatKnowledge`) and the legal actions, so it plays inside
 any controller that gives it its hand and the public events.  Following the
 player API of the BS programming tournament, a bot answers two questions:
 
@@ -27,7 +27,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from games.base import Bot, Game, register_bot
-from games.bs import CALL, PASS, BSGame, SeatKnowledge
+from games.bs.knowledge import SeatKnowledge
+from games.bs.rules import CALL, PASS
+from games.bs.state import BSGame
 
 __all__ = [
     "BSBot",
