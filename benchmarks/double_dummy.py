@@ -25,7 +25,7 @@ import time
 
 from _common import table
 
-from games.double_dummy import DoubleDummySolver, Position, mask_of
+from games.boerenbridge.double_dummy import DoubleDummySolver, Position, mask_of
 
 
 def random_position(rng: random.Random, n: int, trump: int | None) -> Position:

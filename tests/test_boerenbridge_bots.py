@@ -11,7 +11,7 @@ import pytest
 
 from games.base import Bot, load_game, make_bot, play_game, registered_bots
 from games.boerenbridge import GUESS_BASE, card_str, parse_card, parse_cards
-from games.boerenbridge_bots import KnowledgeBot, SamplingBot
+from games.boerenbridge.bots import KnowledgeBot, SamplingBot
 from kripke.cli import main
 
 BOTS = ["random", "greedy", "knowledge", "sampling"]
@@ -162,7 +162,7 @@ def test_the_bayesian_sampler_favours_deals_that_fit_the_guesses():
     """Reading the guesses with the guess model resamples the exact sampler's deals towards
     hands whose high cards match what the others guessed."""
     from games.boerenbridge import GuessModel, random_playout
-    from games.boerenbridge_bots import BayesSamplingBot
+    from games.boerenbridge.bots import BayesSamplingBot
 
     state = random_playout(load_game("boerenbridge"), seed=6, stop_after=120)
     while state.phase != "play":

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.boerenbridge import parse_cards
-from games.double_dummy import (
+from games.boerenbridge.double_dummy import (
     DoubleDummySolver,
     Position,
     can_force,

@@ -42,7 +42,7 @@ cards) takes about 20-30 ms of CPU on average for one seat's most tricks.
 Examples
 --------
 >>> from games.boerenbridge import parse_cards
->>> from games.double_dummy import Position, max_tricks, min_tricks, mask_of
+>>> from games.boerenbridge.double_dummy import Position, max_tricks, min_tricks, mask_of
 >>> hands = [mask_of(parse_cards(h)) for h in ("AS 7S", "KS 8H", "QH 9H", "JH 10H")]
 >>> pos = Position(hands, trump=None, leader=0)  # North leads, no trump
 >>> max_tricks(pos, 0), min_tricks(pos, 0)  # AS drops the KS, or 7S ducks under it

@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
-from games.boerenbridge import GUESS_BASE, GuessModel, SeatView, guess_weights
+from games.boerenbridge.knowledge import GuessModel, SeatView, guess_weights
+from games.boerenbridge.rules import GUESS_BASE
 from games.errors import InconsistentKnowledgeError
 
 __all__ = [
@@ -197,7 +198,7 @@ class _Odds:
 
 
 def _seat(p: int) -> str:
-    from games.boerenbridge import SEAT_NAMES
+    from games.boerenbridge.rules import SEAT_NAMES
 
     return SEAT_NAMES[p]
 
@@ -328,7 +329,7 @@ def _beats(c: int, w: int, trump: int | None) -> bool:
 
 
 def _winner_index(cards: Sequence[int], trump: int | None) -> int:
-    from games.boerenbridge import trick_winner
+    from games.boerenbridge.rules import trick_winner
 
     return trick_winner(cards, trump)
 
@@ -392,7 +393,7 @@ class SamplingBot(ViewBot):
 
     def _solver(self, trump: int | None) -> Any:
         """One solver (and transposition table) per round: its entries hold across deals."""
-        from games.double_dummy import DoubleDummySolver
+        from games.boerenbridge.double_dummy import DoubleDummySolver
 
         assert self.view is not None
         key = (self.view.round_index, trump)
@@ -432,7 +433,7 @@ class SamplingBot(ViewBot):
         return self.samples
 
     def guess(self, legal: list[int]) -> int:
-        from games.double_dummy import Position
+        from games.boerenbridge.double_dummy import Position
 
         v = self.view
         assert v is not None
@@ -452,7 +453,7 @@ class SamplingBot(ViewBot):
         return max(legal, key=lambda g: (expected(g), -g))
 
     def play(self, legal: list[int]) -> int:
-        from games.double_dummy import Position
+        from games.boerenbridge.double_dummy import Position
 
         v = self.view
         assert v is not None
@@ -492,7 +493,7 @@ class SamplingBot(ViewBot):
 
 def round_score_of(view: SeatView, guess: int, tricks: int) -> int:
     """The round score of ``guess`` against ``tricks`` in the view's round."""
-    from games.boerenbridge import round_score
+    from games.boerenbridge.rules import round_score
 
     return round_score(view.params, view.cards, guess, tricks)
 
