@@ -17,10 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.base import load_game
-from games.bs import CALL, PASS, BSGame, BSParams, SeatKnowledge
+from games.bs import CALL, PASS, BSGame, BSParams, SeatKnowledge, bs_claim
 from games.cards import STANDARD_RANKS, Deck
 from games.epistemic import CardHistory, Move, MoveAll, Reveal, Show
-from games.bs import bs_claim
 from games.epistemic.knowledge import GameKnowledge
 from games.errors import InvalidParameterError
 from kripke import holds
