@@ -31,9 +31,9 @@ from tqdm import tqdm
 
 from games.base import load_game, make_bot, play_game
 from games.shengji import FollowRules, Trump, legal_follows, parse_cards
-from games.shengji.cards import full_deck
-from games.shengji.formats import lead_format
-from games.shengji.trump import table as trump_table
+from games.shengji.rules.cards import full_deck
+from games.shengji.rules.formats import lead_format
+from games.shengji.rules.trump import table as trump_table
 
 
 def rounds_per_second(variant: str, players: int, bot: str, rounds: int) -> tuple[float, float]:

@@ -3,10 +3,10 @@
 Rules: ``bs-zpy.md`` on top of normal ZPY (``zpy-reference.md``), with the
 notes of zpy-reference §9 and the decisions below.  Bidding, the kitty
 exchange and the friend declaration are those of the ZPY engine
-(:class:`games.shengji.engine.ShengjiState`, variant ``zpy``); the tricks are
+(:class:`games.shengji.state.ShengjiState`, variant ``zpy``); the tricks are
 played by :class:`ClaimPhase`, which applies the ZPY rules layer
-(:mod:`games.shengji.formats`, :mod:`~games.shengji.follow`,
-:mod:`~games.shengji.tricks`, :mod:`~games.shengji.friends`) to *claims*.
+(:mod:`games.shengji.rules.formats`, :mod:`~games.shengji.rules.follow`,
+:mod:`~games.shengji.rules.tricks`, :mod:`~games.shengji.rules.friends`) to *claims*.
 
 **A play.**  The player puts cards face down (``select`` … then ``COMMIT``)
 and claims what they are (``claim`` … card by card, or ``CLAIM_TRUE`` for
@@ -108,7 +108,7 @@ from typing import Any, NamedTuple, TextIO
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, register_game, sample_chance
 from games.errors import IllegalActionError, InvalidParameterError
-from games.shengji.cards import (
+from games.shengji.rules.cards import (
     NUM_FACES,
     Card,
     as_cards,
@@ -117,8 +117,8 @@ from games.shengji.cards import (
     format_cards,
     parse_cards,
 )
-from games.shengji.deal_knowledge import SeatDeal
-from games.shengji.engine import (
+from games.shengji.knowledge import SeatDeal
+from games.shengji.state import (
     _SELECT,
     COMMIT,
     PASS,
@@ -130,8 +130,8 @@ from games.shengji.engine import (
     resolve_rules,
     select_action,
 )
-from games.shengji.follow import FollowRules
-from games.shengji.formats import (
+from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.formats import (
     Format,
     Unit,
     count_faces,
@@ -139,10 +139,10 @@ from games.shengji.formats import (
     fits_shape,
     lead_format,
 )
-from games.shengji.friends import FriendSlot, FriendTracker, parse_friend
-from games.shengji.scoring import advance_rank, kitty_multiplier, next_landlord
-from games.shengji.tricks import beats, check_throw, format_readings
-from games.shengji.trump import SUIT_LABELS, TRUMP_SUIT, Trump, rank_name, table
+from games.shengji.rules.friends import FriendSlot, FriendTracker, parse_friend
+from games.shengji.rules.scoring import advance_rank, kitty_multiplier, next_landlord
+from games.shengji.rules.tricks import beats, check_throw, format_readings
+from games.shengji.rules.trump import SUIT_LABELS, TRUMP_SUIT, Trump, rank_name, table
 
 __all__ = [
     "BSZPYParams",
@@ -427,8 +427,8 @@ class ClaimPhase:
     decks : int
         Copies of each card (claims may not exceed it).
     draw_policy, throw_policy, kitty_policy : str
-        ZPY rule switches (see :mod:`games.shengji.follow`,
-        :mod:`games.shengji.tricks`, :mod:`games.shengji.scoring`).
+        ZPY rule switches (see :mod:`games.shengji.rules.follow`,
+        :mod:`games.shengji.rules.tricks`, :mod:`games.shengji.rules.scoring`).
 
     Examples
     --------
@@ -1529,7 +1529,7 @@ class SeatKnowledge(SeatDeal):
         if not self.use_deal:
             return
         from games.deal import DealKnowledge
-        from games.shengji.deal_knowledge import shengji_deck
+        from games.shengji.knowledge import shengji_deck
 
         sizes = {**{f"P{s}": size for s in range(self.n)}, "kitty": kit, "played": len(out)}
         sizes["down"] = 0

@@ -72,11 +72,11 @@ from games.bs_zpy import (
 )
 from games.errors import GameError
 from games.shengji.bots import HeuristicBot, choose_lead
-from games.shengji.cards import NUM_FACES, Card, card, card_points
-from games.shengji.engine import COMMIT, select_action
-from games.shengji.follow import FollowRules
-from games.shengji.formats import Format, count_faces
-from games.shengji.trump import TRUMP_SUIT, table
+from games.shengji.rules.cards import NUM_FACES, Card, card, card_points
+from games.shengji.state import COMMIT, select_action
+from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.formats import Format, count_faces
+from games.shengji.rules.trump import TRUMP_SUIT, table
 
 __all__ = [
     "RandomBot",

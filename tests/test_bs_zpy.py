@@ -29,11 +29,11 @@ from games.bs_zpy import (
     smallest_valid_subhand,
 )
 from games.errors import IllegalActionError, InvalidParameterError
-from games.shengji.cards import card, card_points, parse_cards
-from games.shengji.engine import select_action
-from games.shengji.follow import FollowRules
-from games.shengji.formats import count_faces, lead_format
-from games.shengji.trump import Trump
+from games.shengji.rules.cards import card, card_points, parse_cards
+from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.formats import count_faces, lead_format
+from games.shengji.rules.trump import Trump
+from games.shengji.state import select_action
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

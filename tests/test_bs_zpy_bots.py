@@ -17,7 +17,7 @@ from games.bs_zpy_bots import (
     friend_join,
     refute_risk,
 )
-from games.shengji.cards import card, parse_cards
+from games.shengji.rules.cards import card, parse_cards
 
 # Four seats, two decks, trump: rank 2 of diamonds (no trump in any hand).  P0 leads KH,
 # P1 follows 5H; P2 holds only 3H in hearts and cannot win the 15-point trick.  The two

@@ -26,10 +26,10 @@ from games.bs_zpy import play_validity
 from games.deal import evaluate
 from games.epistemic.bs_zpy import follow_validity, lead_validity
 from games.errors import InvalidParameterError
-from games.shengji.cards import card
-from games.shengji.deal_knowledge import shengji_deck
-from games.shengji.formats import count_faces, lead_format
-from games.shengji.trump import Trump, table
+from games.shengji.knowledge import shengji_deck
+from games.shengji.rules.cards import card
+from games.shengji.rules.formats import count_faces, lead_format
+from games.shengji.rules.trump import Trump, table
 from kripke import holds
 from tests.test_epistemic import random_formula
 

@@ -4,7 +4,7 @@ Routes compared at random points of random games: the explicit Kripke model
 (``state.kripke_model()``, enumerated histories), the knowledge structure
 (``state.knowledge_structure()``) and, for first-order questions, the exact
 counting of :mod:`games.deal` as each game's own seat knowledge feeds it
-(:class:`games.bs.SeatKnowledge`, :class:`games.shengji.deal_knowledge.SeatDeal`).
+(:class:`games.bs.SeatKnowledge`, :class:`games.shengji.knowledge.SeatDeal`).
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def test_shengji_history_agrees_with_seat_counting(seed):
     SeatDeal drops the landlord's own bids once the kitty is exchanged; the history
     keeps them (the landlord's hand and the kitty together still hold the cards shown),
     so it allows at most as many deals, and exactly as many without those shows."""
-    from games.shengji.deal_knowledge import seat_deal
+    from games.shengji.knowledge import seat_deal
 
     s = shengji_point("tractor", seed)
     h = s.card_history()

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from games.base import CHANCE, TERMINAL, Bot, load_game, make_bot, play_game, registered_bots
 from games.errors import IllegalActionError, InvalidParameterError
 from games.shengji import PlayPhase, Trump, parse_cards
-from games.shengji.cards import card_points
-from games.shengji.engine import COMMIT, PASS, select_action
+from games.shengji.rules.cards import card_points
+from games.shengji.state import COMMIT, PASS, select_action
 from games.shengji.table import Table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -157,7 +157,7 @@ def test_illegal_actions_change_nothing_and_say_why():
     # lead, then a follower who holds the led suit tries another suit
     state.play_cards(seat, [hand[-1]])
     follower = state.current_player()
-    from games.shengji.trump import table
+    from games.shengji.rules.trump import table
 
     t = table(state.trump)
     led = t.esuit[hand[-1]]
@@ -294,7 +294,7 @@ class Scripted:
         if st_.phase == "bury":
             return "kitty " + " ".join(str(c) for c in st_.hand(seat)[: st_.rules.kitty])
         if st_.phase == "play":
-            from games.shengji.trump import table
+            from games.shengji.rules.trump import table
 
             p = st_.play
             hand = st_.hand(seat)
@@ -348,7 +348,7 @@ def test_player_actions_named():
 
 # ------------------------------------------------------- deal knowledge (games.deal)
 def test_seat_deal_knowledge_stays_consistent_with_the_true_deal():
-    from games.shengji.deal_knowledge import SeatDeal
+    from games.shengji.knowledge import SeatDeal
 
     game = load_game("shengji", variant="zpy", players=5)
     res = play_game(
@@ -369,8 +369,8 @@ def test_seat_deal_knowledge_stays_consistent_with_the_true_deal():
 
 def test_seat_deal_learns_voids_and_blocked_throws():
     from games.base import Observation as Obs
-    from games.shengji.cards import card as C
-    from games.shengji.deal_knowledge import SeatDeal
+    from games.shengji.knowledge import SeatDeal
+    from games.shengji.rules.cards import card as C
 
     game = load_game("shengji", variant="tractor")
     sd = SeatDeal(game.rules, 0)
@@ -406,7 +406,7 @@ def test_seat_view_shows_own_hand_and_only_counts_of_others():
     import random
 
     from games.base import TERMINAL, load_game
-    from games.shengji.cards import parse_cards
+    from games.shengji.rules.cards import parse_cards
 
     state = load_game("shengji", variant="tractor").new_initial_state()
     rng = random.Random(3)

@@ -34,14 +34,14 @@ from games.shengji import (
     successors,
     trick_winner,
 )
-from games.shengji.bidding import Bid, bid_trump, valid_bids
-from games.shengji.formats import (
+from games.shengji.rules.bidding import Bid, bid_trump, valid_bids
+from games.shengji.rules.formats import (
     full_decomposition_ordering,
     subsequent_decomposition_ordering,
 )
-from games.shengji.friends import allowed_friend_cards, friend_declaration_error
-from games.shengji.scoring import advance_rank, next_landlord
-from games.shengji.trump import NT
+from games.shengji.rules.friends import allowed_friend_cards, friend_declaration_error
+from games.shengji.rules.scoring import advance_rank, next_landlord
+from games.shengji.rules.trump import NT
 
 T9C = Trump("9", "C")  # the trump of shengji-bot.md's appendices
 T4S = Trump("4", "S")  # the trump of the reference engine's tests

@@ -77,7 +77,7 @@ MAX_TERMS = 20000
 def _at_least(deck: Any, loc: str, face: int, k: int) -> Any:
     """The formula "``loc`` holds at least ``k`` copies of ``face``" (constants at the edges)."""
     from games.epistemic.history import card_key
-    from games.shengji.cards import card
+    from games.shengji.rules.cards import card
     from kripke.formulas import BOT, TOP, Atom
 
     if k <= 0:
@@ -126,7 +126,7 @@ def _not(f: Any) -> Any:
 
 def _face_copies(deck: Any, faces: Sequence[int]) -> dict[int, int]:
     """Copies of each face in the deck (0 for faces it lacks)."""
-    from games.shengji.cards import card
+    from games.shengji.rules.cards import card
 
     out = {}
     for f in faces:
@@ -140,7 +140,7 @@ def _requirements(
     groups: Sequence[tuple[int, ...]], pool: Mapping[int, int], trump: Any
 ) -> list[dict[int, int]]:
     """The minimal face counts that hold disjoint ``groups`` (each a list of tuple sizes)."""
-    from games.shengji.formats import group_placements
+    from games.shengji.rules.formats import group_placements
 
     found: set[tuple[tuple[int, int], ...]] = set()
 
@@ -195,9 +195,9 @@ def follow_validity(
     Examples
     --------
     >>> from games.cards import Deck
-    >>> from games.shengji.cards import parse_cards
-    >>> from games.shengji.formats import lead_format
-    >>> from games.shengji.trump import Trump
+    >>> from games.shengji.rules.cards import parse_cards
+    >>> from games.shengji.rules.formats import lead_format
+    >>> from games.shengji.rules.trump import Trump
     >>> t = Trump("2", "S")
     >>> deck = Deck(["9H", "JH", "QH", "3C"], copies=2)
     >>> print(follow_validity(deck, "P1", parse_cards("9H JH"), lead_format("KH KH", t)))
@@ -205,8 +205,8 @@ def follow_validity(
     >>> print(follow_validity(deck, "P1", parse_cards("9H 3C"), lead_format("KH KH", t)))
     ~has(P1, 9H) & ~has(P1, JH) & ~has(P1, QH)
     """
-    from games.shengji.formats import count_faces, decomposition_order, fits_shape
-    from games.shengji.trump import table
+    from games.shengji.rules.formats import count_faces, decomposition_order, fits_shape
+    from games.shengji.rules.trump import table
 
     if draw_policy in ("longer-tuples-protected", "protected-tractor-on-tractor"):
         raise InvalidParameterError(
@@ -256,15 +256,15 @@ def lead_validity(deck: Any, cards: Sequence[int], trump: Any, others: Sequence[
 
     Examples
     --------
-    >>> from games.shengji.cards import parse_cards
-    >>> from games.shengji.trump import Trump
-    >>> from games.shengji.deal_knowledge import shengji_deck
+    >>> from games.shengji.rules.cards import parse_cards
+    >>> from games.shengji.rules.trump import Trump
+    >>> from games.shengji.knowledge import shengji_deck
     >>> f = lead_validity(shengji_deck(2), parse_cards("AH KH"), Trump("2", "S"), ["P1"])
     >>> print(f)                          # only an ace of hearts beats the king
     ~has(P1, AH)
     """
-    from games.shengji.formats import group_placements, lead_format
-    from games.shengji.trump import table
+    from games.shengji.rules.formats import group_placements, lead_format
+    from games.shengji.rules.trump import table
     from kripke.formulas import BOT, TOP
 
     t = table(trump)
@@ -298,7 +298,7 @@ def claim_truth(
     validity: Any,
 ) -> Any:
     """The formula "the claim was true": ``down`` holds the claimed cards and ``validity``."""
-    from games.shengji.formats import count_faces
+    from games.shengji.rules.formats import count_faces
 
     held = [_at_least(deck, DOWN, f, k) for f, k in sorted(count_faces(list(claim)).items())]
     return _and([*held, validity])
@@ -315,9 +315,9 @@ def bs_zpy_card_history(state: Any) -> Any:
         is not stated as a formula.
     """
     from games.epistemic.history import CardHistory, Fact, Move, MoveAll, Reveal, Show
-    from games.shengji.cards import card
-    from games.shengji.deal_knowledge import round_observations, shengji_deck
-    from games.shengji.formats import count_faces, lead_format
+    from games.shengji.rules.cards import card
+    from games.shengji.knowledge import round_observations, shengji_deck
+    from games.shengji.rules.formats import count_faces, lead_format
 
     n = state.n
     seats = [f"P{s}" for s in range(n)]
@@ -435,7 +435,7 @@ def bs_zpy_card_history(state: Any) -> Any:
 
 
 def _claim_label(seat: int, claim: Sequence[int]) -> str:
-    from games.shengji.cards import format_cards
+    from games.shengji.rules.cards import format_cards
 
     return f"P{seat} claims {format_cards(list(claim))}"
 
@@ -460,7 +460,7 @@ def _validity(
 def _stolen_cards(state: Any, k: int) -> list[str]:
     """The true cards of the last ``k`` penalty steals (chance actions of the state)."""
     from games.bs_zpy import _STEAL
-    from games.shengji.cards import NUM_FACES, card
+    from games.shengji.rules.cards import NUM_FACES, card
 
     if k == 0:
         return []

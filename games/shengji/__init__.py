@@ -1,14 +1,14 @@
 """Shengji (tractor, fixed partners) and ZPY (finding friends): rules, engine, bots, table.
 
-The rules layer is a set of pure functions usable on their own (and on
-*claimed* cards, as the bluffing variant BS-ZPY does): cards
-(:mod:`~games.shengji.cards`), trump order (:mod:`~games.shengji.trump`),
-units and formats (:mod:`~games.shengji.formats`), following
-(:mod:`~games.shengji.follow`), throws and trick winners
-(:mod:`~games.shengji.tricks`), friends (:mod:`~games.shengji.friends`),
-bidding (:mod:`~games.shengji.bidding`) and scoring
-(:mod:`~games.shengji.scoring`).  The engine (:mod:`~games.shengji.engine`)
-is registered as the game ``"shengji"`` with variants ``tractor`` and ``zpy``.
+The package has one module per concern: :mod:`games.shengji.rules` (pure
+functions usable on their own and on *claimed* cards, as the bluffing variant
+BS-ZPY does: cards, trump order, formats, following, throws and trick
+winners, friends, bidding, scoring), :mod:`games.shengji.state` (the engine,
+registered as the game ``"shengji"`` with variants ``tractor`` and ``zpy``,
+and the trick-playing phase other engines compose), :mod:`games.shengji.knowledge`
+(a seat's view and its exact deal knowledge, and a round as an epistemic
+model), :mod:`games.shengji.bots` and :mod:`games.shengji.table` (the human
+seat with the shengji-bot commands, and the narrated game).
 
 Examples
 --------
@@ -20,28 +20,44 @@ Examples
 from __future__ import annotations
 
 from games.base import register_game
-from games.shengji.bidding import Bid, valid_bids
-from games.shengji.cards import Card, card, card_points, format_cards, parse_card, parse_cards
-from games.shengji.engine import ShengjiGame, ShengjiParams, ShengjiState
-from games.shengji.follow import FollowRules, follow_error, is_legal_follow, legal_follows
-from games.shengji.formats import Format, Unit, find_readings, is_tractor, lead_format
-from games.shengji.friends import (
+from games.shengji.rules import (
+    Bid,
+    Card,
+    FollowRules,
+    Format,
     FriendSlot,
     FriendTracker,
-    allowed_friend_cards,
-    resolve_friends,
-)
-from games.shengji.play import PlayPhase
-from games.shengji.scoring import (
+    TrickState,
+    Trump,
+    Unit,
     advance_rank,
+    allowed_friend_cards,
+    card,
+    card_points,
+    check_throw,
+    compare,
+    effective_suit,
+    find_readings,
+    follow_error,
+    format_cards,
+    is_adjacent,
+    is_legal_follow,
+    is_tractor,
     kitty_multiplier,
     kitty_size,
+    lead_format,
+    legal_follows,
     level_change,
     level_table,
     next_landlord,
+    parse_card,
+    parse_cards,
+    resolve_friends,
+    successors,
+    trick_winner,
+    valid_bids,
 )
-from games.shengji.tricks import TrickState, check_throw, trick_winner
-from games.shengji.trump import Trump, compare, effective_suit, is_adjacent, successors
+from games.shengji.state import PlayPhase, ShengjiGame, ShengjiParams, ShengjiState
 
 __all__ = [
     "Bid",

@@ -15,7 +15,7 @@ the first ``select`` of a turn and then feed its cards one action at a time.
 ``sampling``
     for each candidate play, samples deals of the hidden cards consistent with
     what it has seen (the exact sampler of :mod:`games.deal` through
-    :class:`~games.shengji.deal_knowledge.SeatDeal`), plays the round out with
+    :class:`~games.shengji.knowledge.SeatDeal`), plays the round out with
     heuristic play on each, and picks the candidate with the best average
     result for its side.
 
@@ -38,23 +38,22 @@ from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
 from games.errors import GameError
-from games.shengji.cards import NUM_FACES, SMALL_JOKER, Card, card
-from games.shengji.deal_knowledge import SeatDeal
-from games.shengji.engine import (
+from games.shengji.knowledge import SeatDeal, SeatView
+from games.shengji.rules.cards import NUM_FACES, SMALL_JOKER, Card, card
+from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.formats import Unit, find_readings
+from games.shengji.rules.friends import allowed_friend_cards
+from games.shengji.rules.tricks import TrickState, beats, can_beat_unit, format_readings
+from games.shengji.rules.trump import TRUMP_SUIT, Trump, table
+from games.shengji.state import (
     COMMIT,
     PASS,
+    PlayPhase,
     ShengjiGame,
     bury_action,
     decode_action,
     select_action,
 )
-from games.shengji.follow import FollowRules
-from games.shengji.formats import Unit, find_readings
-from games.shengji.friends import allowed_friend_cards
-from games.shengji.knowledge import SeatView
-from games.shengji.play import PlayPhase
-from games.shengji.tricks import TrickState, beats, can_beat_unit, format_readings
-from games.shengji.trump import TRUMP_SUIT, Trump, table
 
 __all__ = ["RandomBot", "HeuristicBot", "SamplingBot", "register", "choose_lead", "choose_follow"]
 

@@ -29,10 +29,10 @@ from typing import Any, TextIO
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, sample_chance
 from games.errors import CardParseError, IllegalActionError, InvalidParameterError
-from games.shengji.cards import SMALL_JOKER, format_cards, parse_cards
-from games.shengji.engine import PASS, ShengjiGame, decode_action, friend_action
-from games.shengji.friends import parse_friend
-from games.shengji.trump import SUIT_LABELS, sort_cards, suit_index
+from games.shengji.rules.cards import SMALL_JOKER, format_cards, parse_cards
+from games.shengji.rules.friends import parse_friend
+from games.shengji.rules.trump import SUIT_LABELS, sort_cards, suit_index
+from games.shengji.state import PASS, ShengjiGame, decode_action, friend_action
 
 __all__ = ["narrate", "Table", "HELP"]
 
@@ -372,7 +372,7 @@ class Table:
 
 
 def _rank(r: int) -> str:
-    from games.shengji.trump import rank_name
+    from games.shengji.rules.trump import rank_name
 
     return rank_name(r)
 

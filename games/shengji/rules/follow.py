@@ -39,8 +39,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 
 from games.errors import InvalidParameterError
-from games.shengji.cards import CARDS, Card, as_cards, card, format_cards
-from games.shengji.formats import (
+from games.shengji.rules.cards import CARDS, Card, as_cards, card, format_cards
+from games.shengji.rules.formats import (
     Format,
     Shape,
     _give,
@@ -53,7 +53,7 @@ from games.shengji.formats import (
     group_placements,
     lead_format,
 )
-from games.shengji.trump import SUIT_LABELS, Trump, table
+from games.shengji.rules.trump import SUIT_LABELS, Trump, table
 
 __all__ = [
     "DRAW_POLICIES",

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.errors import IllegalActionError, InvalidParameterError
-from games.shengji.cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Card, card, parse_cards
-from games.shengji.trump import TRUMP_SUIT, Trump, table
+from games.shengji.rules.cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Card, card, parse_cards
+from games.shengji.rules.trump import TRUMP_SUIT, Trump, table
 
 __all__ = [
     "FRIEND_POLICIES",

@@ -9,7 +9,7 @@ one unit makes the lead a throw.
 A **shape** is the card-free form of units: a tuple of *groups*, each group a
 tuple of adjacent tuple sizes, e.g. ``((2, 2),)`` for a tractor of pairs,
 ``((2,), (1,), (1,))`` for a pair and two singles, ``((3, 2),)`` for an
-adjacent triple and pair.  Following (:mod:`games.shengji.follow`) walks the
+adjacent triple and pair.  Following (:mod:`games.shengji.rules.follow`) walks the
 reference engine's *decomposition order* of shapes.
 
 Examples
@@ -33,8 +33,8 @@ from functools import cache
 from typing import NamedTuple
 
 from games.errors import IllegalActionError
-from games.shengji.cards import Card, as_cards, card, format_cards
-from games.shengji.trump import SUIT_LABELS, Trump, table
+from games.shengji.rules.cards import Card, as_cards, card, format_cards
+from games.shengji.rules.trump import SUIT_LABELS, Trump, table
 
 __all__ = [
     "Unit",

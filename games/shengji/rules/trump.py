@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.errors import InvalidParameterError
-from games.shengji.cards import (
+from games.shengji.rules.cards import (
     BIG_JOKER,
     NUM_FACES,
     RANKS,

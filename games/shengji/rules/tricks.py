@@ -30,8 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from games.errors import InvalidParameterError
-from games.shengji.cards import Card, as_cards, card, card_points
-from games.shengji.formats import (
+from games.shengji.rules.cards import Card, as_cards, card, card_points
+from games.shengji.rules.formats import (
     Format,
     Unit,
     _pkey,
@@ -41,7 +41,7 @@ from games.shengji.formats import (
     group_placements,
     lead_format,
 )
-from games.shengji.trump import TRUMP_SUIT, Trump, table
+from games.shengji.rules.trump import TRUMP_SUIT, Trump, table
 
 __all__ = [
     "THROW_EVALUATION_POLICIES",

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from games.errors import InvalidParameterError
-from games.shengji.trump import NT, rank_name
+from games.shengji.rules.trump import NT, rank_name
 
 __all__ = [
     "KITTY_POLICIES",

@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.errors import InvalidParameterError
-from games.shengji.cards import BIG_JOKER, SMALL_JOKER, Card, card
-from games.shengji.trump import NT, Trump
+from games.shengji.rules.cards import BIG_JOKER, SMALL_JOKER, Card, card
+from games.shengji.rules.trump import NT, Trump
 
 __all__ = [
     "BID_POLICIES",
