@@ -8,7 +8,7 @@ import pytest
 
 from games.base import load_game, make_bot
 from games.bs_zpy import CALL, PASS, seat_knowledge
-from games.bs_zpy_bots import (
+from games.bs_zpy.bots import (
     BlufferBot,
     KnowledgeBot,
     ProbabilisticBot,

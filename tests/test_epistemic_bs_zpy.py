@@ -1,7 +1,7 @@
 """BS-ZPY states as epistemic models: validity as a card formula, and the routes agreeing.
 
-* The validity formulas (:func:`games.epistemic.bs_zpy.follow_validity`,
-  :func:`~games.epistemic.bs_zpy.lead_validity`) agree with the game's own
+* The validity formulas (:func:`games.bs_zpy.knowledge.follow_validity`,
+  :func:`~games.bs_zpy.knowledge.lead_validity`) agree with the game's own
   check (:func:`games.bs_zpy.play_validity`: ZPY's follow rule and throw
   check) on random hands, formats and plays.
 * At random points of random games from small positions, the knowledge
@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from games.base import load_game
 from games.bs_zpy import play_validity
+from games.bs_zpy.knowledge import follow_validity, lead_validity
 from games.deal import evaluate
-from games.epistemic.bs_zpy import follow_validity, lead_validity
 from games.errors import InvalidParameterError
 from games.shengji.knowledge import shengji_deck
 from games.shengji.rules.cards import card

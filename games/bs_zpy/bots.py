@@ -1,7 +1,7 @@
 """Bots for BS-ZPY: random, truthful, bluffer, knowledge and probabilistic.
 
 Every bot sees only its seat's observations (a
-:class:`~games.bs_zpy.SeatKnowledge` built from them) and the legal actions.
+:class:`~games.bs_zpy.knowledge.SeatKnowledge` built from them) and the legal actions.
 Bidding, burying and naming friends are left to the ZPY heuristic bot of
 :mod:`games.shengji.bots`, fed with the same observations; a play is planned
 whole (cards and claim) at its first action and then fed one action at a
@@ -21,7 +21,7 @@ time.
     most ``max_risk``.  Never calls.
 ``knowledge``
     plays like ``truthful`` and calls BS exactly when it knows the claim is
-    false (:meth:`~games.bs_zpy.SeatKnowledge.knows_false`).
+    false (:meth:`~games.bs_zpy.knowledge.SeatKnowledge.knows_false`).
 ``probabilistic``
     calls when the expected gain beats the expected loss: with ``q`` the
     posterior probability that the claim is a lie (1 when it knows the claim
@@ -59,24 +59,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
-from games.bs_zpy import (
-    CALL,
-    CLAIM_TRUE,
-    PASS,
-    BSZPYGame,
-    SeatKnowledge,
-    SeenPlay,
-    claim_action,
-    claim_winner,
-    decode_bs_action,
-)
+from games.bs_zpy.knowledge import SeatKnowledge, SeenPlay
+from games.bs_zpy.rules import CALL, CLAIM_TRUE, claim_action, claim_winner, decode_bs_action
+from games.bs_zpy.state import BSZPYGame
 from games.errors import GameError
 from games.shengji.bots import HeuristicBot, choose_lead
 from games.shengji.rules.cards import NUM_FACES, Card, card, card_points
-from games.shengji.state import COMMIT, select_action
 from games.shengji.rules.follow import FollowRules
 from games.shengji.rules.formats import Format, count_faces
 from games.shengji.rules.trump import TRUMP_SUIT, table
+from games.shengji.state import COMMIT, PASS, select_action
 
 __all__ = [
     "RandomBot",
@@ -473,7 +465,7 @@ class ProbabilisticBot(_PlanBot):
         """Posterior probability that ``seat``'s claim is a lie.
 
         ``held`` is the exact probability that the claimer held the claimed
-        cards (:meth:`~games.bs_zpy.SeatKnowledge.holding_odds`) and ``base``
+        cards (:meth:`~games.bs_zpy.knowledge.SeatKnowledge.holding_odds`) and ``base``
         the chance that a hand of the claimer's size, dealt from the unseen
         cards, would hold them: their ratio is the likelihood ratio of truth
         against a lie (a liar's claim does not depend on its hand).  Validity
