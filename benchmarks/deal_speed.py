@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import table  # noqa: E402
 
-import games.deal as deal_mod  # noqa: E402
+import games.deal.counting as deal_mod  # noqa: E402
 from games.cards import Deck  # noqa: E402
 from games.deal import DealKnowledge, DealState  # noqa: E402
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import games.deal as deal_mod
+import games.deal.counting as deal_mod
 from games.cards import Deck
 from games.deal import DealKnowledge, DealState
 from kripke.formulas import And, Atom, Not, Or

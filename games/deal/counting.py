@@ -1,0 +1,731 @@
+"""Exact counting of deals: dynamic programming over card kinds and locations."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from games.deal.forms import _Form, _Pred, _TooLarge
+
+__all__: list[str] = []
+
+
+@functools.lru_cache(maxsize=4096)
+def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, acc: list[int]) -> None:
+        if i == len(caps) - 1:
+            if left <= caps[i]:
+                out.append((*acc, left))
+            return
+        for v in range(min(left, caps[i]) + 1):
+            acc.append(v)
+            rec(i + 1, left - v, acc)
+            acc.pop()
+
+    if not caps:
+        return [()] if total == 0 else []
+    rec(0, total, [])
+    return out
+
+
+_SINGLE_CACHE: dict[Any, Any] = {}
+
+#: Components with at most this many option combinations are enumerated at once.
+_PRODUCT_LIMIT = 4096
+
+
+def _product_size(sizes: Iterable[int]) -> int:
+    out = 1
+    for n in sizes:
+        out *= n
+        if out > _PRODUCT_LIMIT:
+            break
+    return out
+
+
+@functools.lru_cache(maxsize=20000)
+def _kind_options(
+    r: int,
+    copies: int,
+    lo_row: tuple[int, ...],
+    act_l: tuple[int, ...],
+    cap: tuple[int, ...],
+    exact: bool,
+    distinct: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Residual allocations of one kind and their weights ``copies!/prod (lo+m)!``."""
+    La = len(act_l)
+    comps = _compositions(r, cap)
+    arr = np.asarray(comps, dtype=np.int64).reshape(len(comps), La)
+    if distinct:
+        w: list[Any] = [1 if exact else 1.0] * len(comps)
+    else:
+        base = math.factorial(copies)
+        fixed_den = 1
+        for ll, x in enumerate(lo_row):
+            if ll not in act_l:
+                fixed_den *= math.factorial(x)
+        w = []
+        for c in comps:
+            den = fixed_den
+            for j, ll in enumerate(act_l):
+                den *= math.factorial(lo_row[ll] + c[j])
+            w.append(base // den if exact else base / den)
+    return arr, np.asarray(w, dtype=object if exact else np.float64)
+
+
+class _Block:
+    """One group of kinds processed together: its terms over location usage."""
+
+    __slots__ = ("kinds", "allocs", "w", "mom", "stages", "final", "term_of_final", "qv")
+
+    def __init__(self) -> None:
+        self.kinds: list[int] = []
+        self.allocs = np.zeros((0, 0), dtype=np.int64)
+        self.w: np.ndarray = np.zeros(0)
+        self.mom: np.ndarray = np.zeros((0, 0, 0))
+        self.stages: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.final: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64), np.zeros(0))
+        self.term_of_final = np.zeros(0, dtype=np.int64)
+        self.qv: np.ndarray | None = None
+
+
+def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, axis=0, return_inverse=True)`` through one integer per row."""
+    n, d = keys.shape
+    if d == 0:
+        return keys[:1], np.zeros(n, dtype=np.int64)
+    lo = keys.min(axis=0)
+    span = keys.max(axis=0) - lo + 1
+    if float(np.prod(span.astype(np.float64))) < 2**62:
+        mult = np.cumprod(np.concatenate([[1], span[:-1]])).astype(np.int64)
+        code = (keys - lo) @ mult
+        u, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        return keys[first], inv.reshape(-1)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    return uniq, inv.reshape(-1)
+
+
+class _Counting:
+    """Dynamic programme for one information state.
+
+    The residual copies ``m[k, l] = n[k, l] - lo[k, l]`` are distributed over
+    the locations with unknown content.  Kinds linked by joint constraints
+    form blocks enumerated with their constraint values; every other kind is a
+    block of its own; the largest group of unconstrained kinds is summed in
+    closed form (a multinomial) at the end.  Blocks are combined by a dense
+    dynamic programme over location usage vectors, forwards and backwards,
+    which gives the total weight, every block's posterior (marginals) and an
+    exact backward sampler.
+    """
+
+    def __init__(
+        self,
+        copies: np.ndarray,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        size: Sequence[int],
+        preds: Sequence[_Pred],
+        exact: bool,
+        distinct: bool,
+        query: _Form | None = None,
+        *,
+        moments: bool = True,
+        stages: bool = True,
+        max_edges: int = 400_000,
+    ):
+        self.max_edges = max_edges
+        self.exact = exact
+        self.distinct = distinct
+        self.need_mom = moments
+        self.need_stages = stages
+        K, L = lo.shape
+        self.K, self.L = K, L
+        self.lo = lo.copy()
+        self.copies = copies
+        r = copies - lo.sum(1)
+        s = np.asarray(size, dtype=np.int64) - lo.sum(0)
+        cap = hi - lo
+        self.zero = False
+        act_l = [ll for ll in range(L) if s[ll] > 0]
+        self.act_l = act_l
+        La = len(act_l)
+        self.La = La
+        s_act = s[act_l]
+        self.s_act = s_act
+        act_k = [k for k in range(K) if r[k] > 0]
+        capA = cap[:, act_l] if La else np.zeros((K, 0), dtype=np.int64)
+        if (s < 0).any() or (r < 0).any():
+            self.zero = True
+        for k in act_k:
+            if capA[k].sum() < r[k]:
+                self.zero = True
+        # weight of the kinds whose every copy is placed
+        self.fixed = 1
+        self.log_fixed = 0.0
+        if not distinct:
+            for k in range(K):
+                if r[k] == 0:
+                    w_k = math.factorial(int(copies[k]))
+                    for x in lo[k]:
+                        w_k //= math.factorial(int(x))
+                    self.fixed *= w_k
+            self.log_fixed = math.log(self.fixed)
+        # kind options (computed when a block needs them)
+        self._lo_full = lo
+        self._capA = capA
+        self._r = r
+        self._opt_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # constraints restricted to the residual variables
+        lpos = {ll: i for i, ll in enumerate(act_l)}
+        folded: list[tuple[_Pred, list[int], list[dict[int, np.ndarray]]]] = []
+        qpred: _Pred | None = None
+        allp = list(preds)
+        if query is not None:
+            qpred = _Pred((query,), (-(10**6),), np.ones(1, dtype=bool))
+            allp.append(qpred)
+        self.query_const: int | None = None
+        for p in allp:
+            offs = []
+            contrib: list[dict[int, np.ndarray]] = []
+            kinds: set[int] = set()
+            for f in p.forms:
+                off = f.offset
+                cvec: dict[int, np.ndarray] = {}
+                for k, ll, c in f.coef:
+                    off += c * int(lo[k, ll])
+                    if r[k] > 0 and ll in lpos:
+                        v = cvec.setdefault(k, np.zeros(La, dtype=np.int64))
+                        v[lpos[ll]] += c
+                cvec = {k: v for k, v in cvec.items() if v.any()}
+                kinds |= set(cvec)
+                offs.append(off)
+                contrib.append(cvec)
+            if not kinds:
+                if p is qpred:
+                    self.query_const = offs[0]
+                    continue
+                if not bool(p.accept(np.asarray([offs], dtype=np.int64))[0]):
+                    self.zero = True
+                continue
+            q = _Pred(tuple(_Form((), o) for o in offs), p.low, p.table)
+            folded.append((q, sorted(kinds), contrib))
+        # union-find over kinds of constraints
+        parent = {k: k for k in act_k}
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for _, ks, _ in folded:
+            for k in ks[1:]:
+                parent[find(k)] = find(ks[0])
+        linked = {k for _, ks, _ in folded for k in ks}
+        comps_map: dict[int, list[int]] = {}
+        for k in sorted(linked):
+            comps_map.setdefault(find(k), []).append(k)
+        # terminal free class
+        free_groups: dict[tuple[int, ...], list[int]] = {}
+        for k in act_k:
+            if k in linked or (La and lo[k, act_l].any()):
+                continue
+            if distinct and r[k] > 1:
+                continue
+            row = capA[k]
+            # a cap no smaller than the location's unknown cards is implied by its size
+            if all(c == 0 or c >= min(r[k], s_act[i]) for i, c in enumerate(row)):
+                free_groups.setdefault(tuple(int(c > 0) for c in row), []).append(k)
+        self.free: list[int] = []
+        self.free_mask: tuple[int, ...] = ()
+        if free_groups:
+            best = max(free_groups, key=lambda m: sum(int(copies[k]) for k in free_groups[m]))
+            self.free = free_groups[best]
+            self.free_mask = best
+        free_set = set(self.free)
+        self.r = r
+        if not distinct:
+            # weights of free kinds: copies!/(known factorials * r!) times a multinomial
+            inactive = [x for x in range(L) if x not in act_l]
+            for k in self.free:
+                c = math.factorial(int(copies[k])) // math.factorial(int(r[k]))
+                for x in inactive:
+                    c //= math.factorial(int(lo[k, x]))
+                self.fixed *= c
+            self.log_fixed = math.log(self.fixed)
+        # blocks
+        self.blocks: list[_Block] = []
+        self.query_block: int | None = None
+        for ks in comps_map.values():
+            cons = [(q, contrib) for q, kk, contrib in folded if kk[0] in ks]
+            blk = self._enumerate(ks, cons, qpred)
+            if blk is None:
+                self.zero = True
+                continue
+            if blk.qv is not None:
+                self.query_block = 0
+                self.blocks.insert(0, blk)
+            else:
+                self.blocks.append(blk)
+        for k in act_k:
+            if k in linked or k in free_set:
+                continue
+            blk = self._single(k)
+            if blk is None:
+                self.zero = True
+                continue
+            self.blocks.append(blk)
+        self._run()
+
+    # ------------------------------------------------------------ enumeration
+    def _options(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        got = self._opt_cache.get(k)
+        if got is None:
+            got = _kind_options(
+                int(self._r[k]),
+                int(self.copies[k]),
+                tuple(int(x) for x in self._lo_full[k]),
+                tuple(self.act_l),
+                tuple(int(c) for c in self._capA[k]),
+                self.exact,
+                self.distinct,
+            )
+            self._opt_cache[k] = got
+        return got
+
+    def _single(self, k: int) -> _Block | None:
+        """Block of one kind without joint constraints (cached across engines)."""
+        key = (
+            int(self._r[k]),
+            int(self.copies[k]),
+            tuple(int(x) for x in self._lo_full[k]),
+            tuple(self.act_l),
+            tuple(int(c) for c in self._capA[k]),
+            tuple(int(x) for x in self.s_act),
+            self.exact,
+            self.distinct,
+        )
+        blk = _SINGLE_CACHE.get(key)
+        if blk is None:
+            opt_arr, ow = self._options(k)
+            ok = np.all(opt_arr <= self.s_act, axis=1) if self.La else np.ones(len(opt_arr), bool)
+            if not ok.any():
+                return None
+            idx = np.flatnonzero(ok)
+            blk = _Block()
+            blk.kinds = [k]
+            blk.allocs = opt_arr[idx]
+            blk.w = ow[idx]
+            blk.mom = (blk.allocs * blk.w[:, None])[:, None, :]
+            n = len(idx)
+            stage = (np.zeros(n, np.int64), idx, np.arange(n), blk.w, opt_arr)
+            blk.stages = [stage]
+            blk.final = (np.arange(n), np.asarray(blk.w, dtype=np.float64))
+            blk.term_of_final = np.arange(n)
+            if len(_SINGLE_CACHE) > 20000:
+                _SINGLE_CACHE.clear()
+            _SINGLE_CACHE[key] = blk
+        if blk.kinds != [k]:
+            copy_blk = _Block()
+            for attr in _Block.__slots__:
+                setattr(copy_blk, attr, getattr(blk, attr))
+            copy_blk.kinds = [k]
+            return copy_blk
+        return blk
+
+    def _enumerate_product(
+        self,
+        ks: list[int],
+        cons: list[tuple[_Pred, list[dict[int, np.ndarray]]]],
+        qpred: _Pred | None,
+    ) -> _Block | None:
+        """Enumerate a small component at once: every combination of its kinds' options.
+
+        The same block as :meth:`_enumerate` (terms over location usage and
+        the query value, weights, moments) from a handful of array operations
+        instead of one merging stage per kind; its sampling stages are the
+        identity on the surviving combinations.
+        """
+        La = self.La
+        exact = self.exact
+        dt = object if exact else np.float64
+        nk = len(ks)
+        opts = [self._options(k) for k in ks]
+        sizes = [len(o[0]) for o in opts]
+        idx = np.indices(sizes).reshape(nk, -1)
+        P = idx.shape[1]
+        alloc = np.zeros((P, La), dtype=np.int64)
+        for i, (opt_arr, _) in enumerate(opts):
+            alloc += opt_arr[idx[i]]
+        ok = np.all(alloc <= self.s_act, axis=1) if La else np.ones(P, dtype=bool)
+        cols = [(ci, fi) for ci, (q, _) in enumerate(cons) for fi in range(len(q.forms))]
+        fv = np.empty((P, len(cols)), dtype=np.int64)
+        fv[:] = [cons[ci][0].forms[fi].offset for ci, fi in cols]
+        for i, k in enumerate(ks):
+            coef = np.zeros((La, len(cols)), dtype=np.int64)
+            used = False
+            for j, (ci, fi) in enumerate(cols):
+                v = cons[ci][1][fi].get(k)
+                if v is not None:
+                    coef[:, j] = v
+                    used = True
+            if used:
+                fv += (opts[i][0] @ coef)[idx[i]]
+        is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
+        for ci, (q, _) in enumerate(cons):
+            if not is_q[ci]:
+                js = [j for j, (c2, _) in enumerate(cols) if c2 == ci]
+                ok &= q.accept(fv[:, js])
+        rows = np.flatnonzero(ok)
+        if len(rows) == 0:
+            return None
+        idx, alloc, fv = idx[:, rows], alloc[rows], fv[rows]
+        n = len(rows)
+        w = opts[0][1][idx[0]]
+        for i in range(1, nk):
+            w = w * opts[i][1][idx[i]]
+        qcol = next((j for j, (ci, _) in enumerate(cols) if is_q[ci]), None)
+        keycols = alloc if qcol is None else np.concatenate([alloc, fv[:, qcol : qcol + 1]], axis=1)
+        uniq, term = _unique_rows(keycols)
+        T = len(uniq)
+        tw = np.zeros(T, dtype=dt)
+        if exact:
+            tw[:] = 0
+        np.add.at(tw, term, w)
+        tm = np.zeros((T, nk if self.need_mom else 0, La), dtype=dt)
+        if self.need_mom:
+            if exact:
+                tm[...] = 0
+            m = np.stack([opts[i][0][idx[i]] for i in range(nk)], axis=1) * w[:, None, None]
+            np.add.at(tm, term, m)
+        blk = _Block()
+        blk.kinds = list(ks)
+        blk.allocs = uniq[:, :La]
+        blk.w = tw
+        blk.mom = tm
+        if self.need_stages:
+            same = np.arange(n)
+            ones = np.ones(n)
+            blk.stages = [(same, idx[i], same, ones, opts[i][0]) for i in range(nk)]
+            blk.final = (same, np.asarray(w, dtype=np.float64))
+        blk.term_of_final = term
+        blk.qv = uniq[:, La] if qcol is not None else None
+        return blk
+
+    def _enumerate(
+        self,
+        ks: list[int],
+        cons: list[tuple[_Pred, list[dict[int, np.ndarray]]]],
+        qpred: _Pred | None,
+    ) -> _Block | None:
+        """Enumerate a component: allocations of its kinds with the constraint values.
+
+        Each constraint is applied (and its values forgotten) as soon as the
+        last kind it involves is placed; kinds are ordered so that
+        constraints close early.
+        """
+        if _product_size(self._options(k)[0].shape[0] for k in ks) <= _PRODUCT_LIMIT:
+            return self._enumerate_product(ks, cons, qpred)
+        La = self.La
+        exact = self.exact
+        dt = object if exact else np.float64
+        # order the kinds: constraints with few kinds first, their kinds together
+        members = [sorted({k for c in contrib for k in c}) for _, contrib in cons]
+        order: list[int] = []
+        for i in sorted(range(len(cons)), key=lambda i: len(members[i])):
+            for k in members[i]:
+                if k not in order:
+                    order.append(k)
+        for k in ks:
+            if k not in order:
+                order.append(k)
+        ks = order
+        pos = {k: i for i, k in enumerate(ks)}
+        is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
+        close_at = [max(pos[k] for k in m) if m else -1 for m in members]
+        # columns of the open constraints' forms
+        cols: list[tuple[int, int]] = []  # (constraint index, form index)
+        for ci, (q, _) in enumerate(cons):
+            for fi in range(len(q.forms)):
+                cols.append((ci, fi))
+        fv = np.asarray([[cons[ci][0].forms[fi].offset for ci, fi in cols]], dtype=np.int64)
+        fv = fv.reshape(1, len(cols))
+        alloc = np.zeros((1, La), dtype=np.int64)
+        w = np.asarray([1 if exact else 1.0], dtype=dt)
+        nk = len(ks)
+        need_mom = self.need_mom
+        mom = np.zeros((1, nk if need_mom else 0, La), dtype=dt)
+        if exact:
+            mom[...] = 0
+        stages = []
+        s_act = self.s_act
+        for i, k in enumerate(ks):
+            opt_arr, ow = self._options(k)
+            ofv = np.zeros((len(opt_arr), len(cols)), dtype=np.int64)
+            for j, (ci, fi) in enumerate(cols):
+                v = cons[ci][1][fi].get(k)
+                if v is not None:
+                    ofv[:, j] = opt_arr @ v
+            S, n_o = len(alloc), len(opt_arr)
+            if S * n_o > self.max_edges:
+                real = [q for ci, (q, _) in enumerate(cons) if not is_q[ci]]
+                raise _TooLarge(max(real, key=lambda q: q.table.size) if real else None)
+            p_idx = np.repeat(np.arange(S), n_o)
+            o_idx = np.tile(np.arange(n_o), S)
+            a_e = alloc[p_idx] + opt_arr[o_idx]
+            ok = np.all(a_e <= s_act, axis=1) if La else np.ones(len(a_e), dtype=bool)
+            p_idx, o_idx, a_e = p_idx[ok], o_idx[ok], a_e[ok]
+            if len(p_idx) == 0:
+                return None
+            f_e = fv[p_idx] + ofv[o_idx]
+            # constraints whose last kind this is: filter, then forget their values
+            closing = [ci for ci in range(len(cons)) if close_at[ci] == i and not is_q[ci]]
+            if closing:
+                keep_e = np.ones(len(p_idx), dtype=bool)
+                for ci in closing:
+                    js = [j for j, (c2, _) in enumerate(cols) if c2 == ci]
+                    keep_e &= cons[ci][0].accept(f_e[:, js])
+                p_idx, o_idx, a_e, f_e = (
+                    p_idx[keep_e],
+                    o_idx[keep_e],
+                    a_e[keep_e],
+                    f_e[:, :][keep_e],
+                )
+                if len(p_idx) == 0:
+                    return None
+                remain = [j for j, (c2, _) in enumerate(cols) if c2 not in closing]
+                cols = [cols[j] for j in remain]
+                f_e = f_e[:, remain]
+            w_e = w[p_idx] * ow[o_idx]
+            if need_mom:
+                m_e = mom[p_idx] * ow[o_idx][:, None, None]
+                m_e[:, i, :] = m_e[:, i, :] + w_e[:, None] * opt_arr[o_idx]
+            if i == 0 and nk == 1 and not cols:
+                uniq = a_e
+                child = np.arange(len(a_e))
+            else:
+                keys = np.concatenate([a_e, f_e], axis=1)
+                uniq, child = _unique_rows(keys)
+            n_new = len(uniq)
+            w_new = np.zeros(n_new, dtype=dt)
+            m_new = np.zeros((n_new, nk if need_mom else 0, La), dtype=dt)
+            if exact:
+                w_new[:] = 0
+                m_new[...] = 0
+            np.add.at(w_new, child, w_e)
+            if need_mom:
+                np.add.at(m_new, child, m_e)
+            if self.need_stages:
+                stages.append((p_idx, o_idx, child, w_e, opt_arr))
+            alloc = uniq[:, :La]
+            fv = uniq[:, La:]
+            w, mom = w_new, m_new
+        # every constraint closed at its last kind; only the query stays open
+        qcol = next((j for j, (ci, _) in enumerate(cols) if is_q[ci]), None)
+        fin = np.arange(len(alloc))
+        keycols = alloc
+        if qcol is not None:
+            keycols = np.concatenate([alloc, fv[:, qcol : qcol + 1]], axis=1)
+        uniq, term = _unique_rows(keycols)
+        T = len(uniq)
+        tw = np.zeros(T, dtype=dt)
+        tm = np.zeros((T, nk if need_mom else 0, La), dtype=dt)
+        if exact:
+            tw[:] = 0
+            tm[...] = 0
+        np.add.at(tw, term, w)
+        if need_mom:
+            np.add.at(tm, term, mom)
+        blk = _Block()
+        blk.kinds = ks
+        blk.allocs = uniq[:, :La]
+        blk.w = tw
+        blk.mom = tm
+        blk.stages = stages
+        blk.final = (fin, np.asarray(w, dtype=np.float64))
+        blk.term_of_final = term
+        blk.qv = uniq[:, La] if qcol is not None else None
+        return blk
+
+    # ------------------------------------------------------------ global DP
+    def _run(self) -> None:
+        La = self.La
+        exact = self.exact
+        dt = object if exact else np.float64
+        if self.zero:
+            self.Z: Any = 0
+            self.log_z = -math.inf
+            return
+        if La == 0:
+            self.elim = -1
+            shape: tuple[int, ...] = ()
+        else:
+            self.elim = int(np.argmax(self.s_act))
+            shape = tuple(1 if i == self.elim else int(self.s_act[i]) + 1 for i in range(La))
+        self.shape = shape
+        zero_t = np.zeros(shape, dtype=dt)
+        if exact:
+            zero_t[...] = 0
+        # terminal table: the free class in closed form (a multinomial)
+        term = zero_t.copy()
+        ls_term = 0.0
+        if self.free:
+            total = sum(int(self.r[k]) for k in self.free)
+            grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
+            v = self.s_act[:, None] - grids
+            if La:
+                v[self.elim] = total - (v.sum(axis=0) - v[self.elim])
+            valid = np.all(v >= 0, axis=0)
+            for i in range(La):
+                if not self.free_mask[i]:
+                    valid &= v[i] == 0
+            if not La:
+                valid &= total == 0
+            flat = term.reshape(-1)
+            if exact:
+                fact = [math.factorial(i) for i in range(total + 1)]
+                for j in np.flatnonzero(valid):
+                    den = 1
+                    for x in v[:, j]:
+                        den *= fact[int(x)]
+                    flat[j] = fact[total] // den
+            else:
+                lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
+                logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
+                if valid.any():
+                    ls_term = float(logw[valid].max())
+                    flat[valid] = np.exp(logw[valid] - ls_term)
+            term = flat.reshape(shape)
+        else:
+            idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
+            term[idx] = 1 if exact else 1.0
+        self.shifts = []
+        self._slice_cache: dict[tuple[int, ...], tuple[Any, Any]] = {}
+        self.slc: list[list[tuple[Any, Any]]] = []
+        for blk in self.blocks:
+            a = blk.allocs.copy()
+            if La:
+                a[:, self.elim] = 0
+            self.shifts.append(a)
+            looped = exact or len(blk.w) <= 6 or not La or len(self.shifts) == 1
+            self.slc.append([self._slices_cached(sh) for sh in a] if looped else [])
+        B = len(self.blocks)
+        betas = [zero_t] * (B + 1)
+        betas[B], ls = self._scale(term)
+        ls += ls_term
+        for b in range(B - 1, -1, -1):
+            nxt = betas[b + 1]
+            blk = self.blocks[b]
+            if not exact and len(blk.w) > 6 and La:
+                cur = np.tensordot(
+                    np.asarray(blk.w, dtype=np.float64), self._gather(nxt, b, False), axes=1
+                )
+            else:
+                cur = zero_t.copy()
+                for t, (src, dst) in enumerate(self.slc[b]):
+                    if src is None:
+                        continue
+                    cur[dst] += blk.w[t] * nxt[src]
+            betas[b], d = self._scale(cur)
+            ls += d
+        self.betas = betas
+        origin = tuple(0 for _ in range(La))
+        z0 = betas[0][origin] if La else betas[0][()]
+        self.Z = z0
+        self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
+        self._alphas: list[np.ndarray] | None = None
+        self._zero_t = zero_t
+
+    @property
+    def alphas(self) -> list[np.ndarray]:
+        """Forward tables (computed on first use)."""
+        if self._alphas is None:
+            La = self.La
+            zero_t = self._zero_t
+            B = len(self.blocks)
+            alphas = [zero_t] * (B + 1)
+            a0 = zero_t.copy()
+            a0[tuple(0 for _ in range(La))] = 1 if self.exact else 1.0
+            alphas[0] = a0
+            for b in range(B):
+                prev = alphas[b]
+                blk = self.blocks[b]
+                if not self.exact and len(blk.w) > 6 and La:
+                    w = np.asarray(blk.w, dtype=np.float64)
+                    cur = np.tensordot(w, self._gather(prev, b, True), axes=1)
+                else:
+                    cur = zero_t.copy()
+                    for t, (src, dst) in enumerate(self.slc[b]):
+                        if src is None:
+                            continue
+                        cur[src] += blk.w[t] * prev[dst]
+                alphas[b + 1], _ = self._scale(cur)
+            self._alphas = alphas
+        return self._alphas
+
+    def _scale(self, t: np.ndarray) -> tuple[np.ndarray, float]:
+        if self.exact or t.size == 0:
+            return t, 0.0
+        m = float(np.max(t))
+        if m > 0 and (m > 1e100 or m < 1e-100):
+            return t / m, math.log(m)
+        return t, 0.0
+
+    def _gather(self, table: np.ndarray, b: int, forward: bool) -> np.ndarray:
+        """Every term's shifted copy of ``table`` at once: shape ``(terms, *table.shape)``.
+
+        Backward: ``out[t][u] = table[u + a_t]``; forward: ``out[t][u] = table[u - a_t]``
+        (zero outside the table).
+        """
+        sh = self.shifts[b]
+        m = sh.max(axis=0)
+        padded = np.zeros(tuple(int(n + x) for n, x in zip(table.shape, m, strict=True)))
+        if forward:
+            padded[tuple(slice(int(x), None) for x in m)] = table
+            start = m[None, :] - sh
+        else:
+            padded[tuple(slice(0, n) for n in table.shape)] = table
+            start = sh
+        win = np.lib.stride_tricks.sliding_window_view(padded, table.shape)
+        return win[tuple(start.T)]
+
+    def _slices_cached(self, sh: np.ndarray) -> tuple[Any, Any]:
+        key = tuple(sh.tolist())
+        got = self._slice_cache.get(key)
+        if got is None:
+            got = self._slice_cache[key] = self._slices(sh)
+        return got
+
+    def _slices(self, sh: np.ndarray) -> tuple[Any, Any]:
+        """Slices so that ``table[dst] = f(table[src])`` shifts by ``sh``: src = dst + sh."""
+        src, dst = [], []
+        for i, n in enumerate(self.shape):
+            d = int(sh[i])
+            if d >= n:
+                return None, None
+            src.append(slice(d, n))
+            dst.append(slice(0, n - d))
+        return tuple(src), tuple(dst)
+
+    def total(self) -> Any:
+        """Total weight of the consistent deals: an exact int (exact mode) or a float."""
+        if self.zero:
+            return 0
+        if self.exact:
+            return self.Z * self.fixed
+        return math.exp(self.log_z) if self.log_z < 700 else math.inf
+
+    def log_total(self) -> float:
+        """Natural logarithm of :meth:`total` (``-inf`` if nothing is consistent)."""
+        if self.zero:
+            return -math.inf
+        if self.exact:
+            return math.log(self.total()) if self.total() > 0 else -math.inf
+        return self.log_z

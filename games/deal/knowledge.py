@@ -1,0 +1,1320 @@
+"""Exact deal knowledge of one agent: :class:`DealKnowledge`."""
+
+from __future__ import annotations
+
+import copy as _copy
+import itertools
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from games.cards import CardsLike, Deck
+from games.deal.engine import _Engine
+from games.deal.forms import _Form, _interval_pred, _Pred, _sum_forms, _TooLarge
+from games.deal.formulas import _as_prop, _shannon
+from games.errors import (
+    CardParseError,
+    InconsistentKnowledgeError,
+    InvalidParameterError,
+)
+
+__all__ = ["DealKnowledge", "MAX_MODEL_CARDS"]
+
+
+#: Largest deck :meth:`DealState.kripke_model` builds an explicit model for.
+MAX_MODEL_CARDS = 12
+
+_TMP = "__hidden__"
+
+
+class DealKnowledge:
+    """What one agent knows about where the cards of a deck are.
+
+    The object is a process like a game state: observation methods update it
+    in place (and raise :class:`~games.errors.InconsistentKnowledgeError`
+    without changing anything if the observation contradicts what is known);
+    :meth:`copy` branches it.  Queries never change it.
+
+    Parameters
+    ----------
+    deck : Deck
+        The cards, with copies.
+    sizes : mapping from location name to int
+        How many cards each location holds; they must add up to
+        ``deck.total``.  Locations may be empty (a pile before the first play).
+    name : str, optional
+        The agent's name, used in messages.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the sizes do not add up or a name is empty.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> deck = Deck.standard()
+    >>> k = DealKnowledge(deck, {"me": 13, "p1": 13, "p2": 13, "p3": 13})
+    >>> k.reveal("me", deck.suit("S"))          # I hold every spade
+    >>> k.void("p1", deck.suit("H"))            # p1 showed out of hearts
+    >>> k.probability("AH", "p1")
+    0.0
+    >>> round(k.probability("AH", "p2"), 6)
+    0.5
+    >>> k.count() == math.comb(39, 13) * math.comb(26, 13) * 0 + (
+    ...     math.comb(26, 13) * math.comb(26, 13))  # hearts avoid p1
+    True
+    """
+
+    def __init__(self, deck: Deck, sizes: Mapping[str, int], *, name: str | None = None):
+        if not isinstance(deck, Deck):
+            raise InvalidParameterError(f"deck must be a games.cards.Deck, got {deck!r}")
+        self.deck = deck
+        self.name = name
+        self._locs: list[str] = []
+        self._li: dict[str, int] = {}
+        self._size: list[int] = []
+        K = len(deck)
+        self._copies = np.asarray(deck.copies, dtype=np.int64)
+        self._lo = np.zeros((K, 0), dtype=np.int64)
+        self._hi = np.zeros((K, 0), dtype=np.int64)
+        self._preds: list[_Pred] = []
+        self._cache: dict[Any, Any] = {}
+        #: Largest joint-constraint table a merge may build (value combinations).
+        self.max_table = 20_000
+        #: Largest enumeration (states times options) a query may build for one
+        #: group of linked card kinds.
+        self.max_states = 400_000
+        #: How many joint constraints were dropped to respect :attr:`max_table`
+        #: or :attr:`max_states`.
+        self.relaxations = 0
+        total = 0
+        for loc, n in sizes.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise InvalidParameterError(
+                    f"size of location {loc!r} must be an int >= 0, got {n!r}"
+                )
+            self._new_loc(loc, n)
+            total += n
+        if total != deck.total:
+            raise InvalidParameterError(
+                f"location sizes add up to {total} but the deck has {deck.total} cards"
+            )
+        self._hi[:, :] = self._copies[:, None]
+        self._settle()
+
+    # ------------------------------------------------------------ structure
+    def _new_loc(self, name: str, size: int) -> int:
+        if not isinstance(name, str) or not name or name.startswith("__") and name != _TMP:
+            raise InvalidParameterError(f"location name must be a non-empty text, got {name!r}")
+        if name in self._li:
+            raise InvalidParameterError(f"location {name!r} is listed twice")
+        self._li[name] = len(self._locs)
+        self._locs.append(name)
+        self._size.append(size)
+        K = len(self.deck)
+        self._lo = np.hstack([self._lo, np.zeros((K, 1), dtype=np.int64)])
+        self._hi = np.hstack([self._hi, np.zeros((K, 1), dtype=np.int64)])
+        return self._li[name]
+
+    @property
+    def exact(self) -> bool:
+        """Whether the knowledge is exact (no constraint was ever dropped).
+
+        Long histories of face-down moves out of partly known hands (BS) can
+        create joint constraints larger than :attr:`max_table`; the knowledge
+        then keeps a sound superset of the possible deals.
+        """
+        return self.relaxations == 0
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """Location names, in the order of the columns of :meth:`marginals`."""
+        return tuple(n for n in self._locs if n != _TMP)
+
+    def sizes(self) -> dict[str, int]:
+        """Public number of cards in every location."""
+        return {n: self._size[i] for i, n in enumerate(self._locs) if n != _TMP}
+
+    def size(self, location: str) -> int:
+        """Number of cards in ``location``."""
+        return self._size[self._loc(location)]
+
+    def add_location(self, name: str) -> None:
+        """Add an empty location (a new trick, a discard pile).
+
+        Raises
+        ------
+        InvalidParameterError
+            If the name is taken.
+        """
+        self._new_loc(name, 0)
+        self._changed()
+
+    def copy(self) -> DealKnowledge:
+        """An independent copy."""
+        new = _copy.copy(self)
+        new._locs = list(self._locs)
+        new._li = dict(self._li)
+        new._size = list(self._size)
+        new._lo = self._lo.copy()
+        new._hi = self._hi.copy()
+        new._preds = list(self._preds)
+        new._cache = {}
+        return new
+
+    def _loc(self, location: str) -> int:
+        i = self._li.get(location) if isinstance(location, str) else None
+        if i is None or location == _TMP:
+            known = ", ".join(self.locations)
+            raise InvalidParameterError(f"unknown location {location!r}; locations: {known}")
+        return i
+
+    def _locset(self, locations: str | Iterable[str]) -> list[int]:
+        if isinstance(locations, str):
+            return [self._loc(locations)]
+        out = [self._loc(x) for x in locations]
+        if not out:
+            raise InvalidParameterError("no location given")
+        return sorted(set(out))
+
+    def _cardset(self, cards: CardsLike) -> list[int]:
+        ks = sorted(set(self.deck.kinds(cards)))
+        return ks
+
+    def _changed(self) -> None:
+        self._cache.clear()
+
+    def __repr__(self) -> str:
+        who = f" of {self.name}" if self.name else ""
+        body = ", ".join(f"{n}: {s}" for n, s in self.sizes().items())
+        return f"DealKnowledge{who}({body}; {len(self._preds)} joint constraints)"
+
+    def signature(self) -> Hashable:
+        """A hashable summary: equal signatures mean the same information state.
+
+        Two knowledge objects reached by different event sequences that carry
+        the same information have equal signatures when their constraints are
+        written the same way; this is what the sampler's output depends on.
+        """
+        preds = tuple((p.forms, p.low, p.table.shape, p.table.tobytes()) for p in self._preds)
+        return (
+            tuple(self._locs),
+            tuple(self._size),
+            self._lo.tobytes(),
+            self._hi.tobytes(),
+            preds,
+        )
+
+    # --------------------------------------------------------- transactions
+    def _transaction(self, fn: Callable[[], None]) -> None:
+        saved = (
+            list(self._locs),
+            dict(self._li),
+            list(self._size),
+            self._lo.copy(),
+            self._hi.copy(),
+            list(self._preds),
+        )
+        try:
+            fn()
+            self._settle()
+        except Exception:
+            (self._locs, self._li, self._size, self._lo, self._hi, self._preds) = saved
+            raise
+        finally:
+            self._changed()
+
+    def _fail(self, what: str) -> InconsistentKnowledgeError:
+        who = f"{self.name}: " if self.name else ""
+        return InconsistentKnowledgeError(f"{who}{what} contradicts what is known")
+
+    # --------------------------------------------------------- observations
+    def reveal(self, location: str, cards: CardsLike) -> None:
+        """The agent sees the whole content of ``location``: exactly ``cards``.
+
+        Raises
+        ------
+        InconsistentKnowledgeError
+            If the number of cards differs from the location's size or the
+            cards contradict earlier observations.
+        """
+        ll = self._loc(location)
+        cnt = self.deck.counts(cards)
+        n = sum(cnt.values())
+        if n != self._size[ll]:
+            raise InconsistentKnowledgeError(
+                f"{location} holds {self._size[ll]} cards but {n} were revealed"
+            )
+
+        def go() -> None:
+            for k in range(len(self.deck)):
+                v = cnt.get(k, 0)
+                if v < self._lo[k, ll] or v > self._hi[k, ll]:
+                    raise self._fail(f"{self.deck.name(k)} ×{v} in {location}")
+                self._lo[k, ll] = self._hi[k, ll] = v
+
+        self._transaction(go)
+
+    def show(self, location: str, cards: CardsLike) -> None:
+        """The agent sees that ``location`` holds (at least) ``cards``."""
+        ll = self._loc(location)
+        cnt = self.deck.counts(cards)
+
+        def go() -> None:
+            for k, v in cnt.items():
+                if v > self._hi[k, ll]:
+                    raise self._fail(f"{self.deck.name(k)} in {location}")
+                self._lo[k, ll] = max(self._lo[k, ll], v)
+
+        self._transaction(go)
+
+    def void(self, location: str, cards: CardsLike) -> None:
+        """``location`` holds none of ``cards`` (e.g. a player showed out of a suit)."""
+        ll = self._loc(location)
+        ks = self._cardset(cards)
+
+        def go() -> None:
+            for k in ks:
+                if self._lo[k, ll] > 0:
+                    raise self._fail(f"no {self.deck.name(k)} in {location}")
+                self._hi[k, ll] = 0
+
+        self._transaction(go)
+
+    def at_least(self, locations: str | Iterable[str], cards: CardsLike, k: int) -> None:
+        """The locations together hold at least ``k`` copies of the card set ``cards``."""
+        self._count_constraint(locations, cards, k, None)
+
+    def at_most(self, locations: str | Iterable[str], cards: CardsLike, k: int) -> None:
+        """The locations together hold at most ``k`` copies of the card set ``cards``."""
+        self._count_constraint(locations, cards, None, k)
+
+    def exactly(self, locations: str | Iterable[str], cards: CardsLike, k: int) -> None:
+        """The locations together hold exactly ``k`` copies of the card set ``cards``."""
+        self._count_constraint(locations, cards, k, k)
+
+    def _count_constraint(
+        self, locations: str | Iterable[str], cards: CardsLike, lo: int | None, hi: int | None
+    ) -> None:
+        ls = self._locset(locations)
+        ks = self._cardset(cards)
+        for v in (lo, hi):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                raise InvalidParameterError(f"a card count must be an int >= 0, got {v!r}")
+        form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
+
+        def go() -> None:
+            if len(ks) == 1 and len(ls) == 1:
+                k, ll = ks[0], ls[0]
+                if lo is not None:
+                    self._lo[k, ll] = max(self._lo[k, ll], lo)
+                if hi is not None:
+                    self._hi[k, ll] = min(self._hi[k, ll], hi)
+                return
+            self._preds.append(_interval_pred(form, lo or 0, hi if hi is not None else 10**6))
+
+        self._transaction(go)
+
+    def move(self, cards: CardsLike, src: str, dst: str) -> None:
+        """The agent sees ``cards`` go from ``src`` to ``dst`` (a card played face up).
+
+        Raises
+        ------
+        InconsistentKnowledgeError
+            If ``src`` cannot hold those cards.
+        """
+        a, b = self._loc(src), self._loc(dst)
+        cnt = self.deck.counts(cards)
+        n = sum(cnt.values())
+        if a == b or n == 0:
+            return
+        if n > self._size[a]:
+            raise InconsistentKnowledgeError(f"{src} holds {self._size[a]} cards, cannot give {n}")
+
+        def go() -> None:
+            for k, v in cnt.items():
+                if self._hi[k, a] < v:
+                    raise self._fail(f"{self.deck.name(k)} ×{v} in {src}")
+            if self._size[b] == 0:
+                self._clear_empty(b)
+            for k, v in cnt.items():
+                lo_a = max(int(self._lo[k, a]), v)
+                self._lo[k, a] = lo_a - v
+                self._hi[k, a] -= v
+                self._lo[k, b] += v
+                self._hi[k, b] = min(int(self._copies[k]), int(self._hi[k, b]) + v)
+            new = []
+            for p in self._preds:
+                forms = []
+                for f in p.forms:
+                    cells = f.cells()
+                    off = f.offset
+                    for k, v in cnt.items():
+                        off += v * (cells.get((k, a), 0) - cells.get((k, b), 0))
+                    forms.append(_Form(f.coef, off))
+                new.append(_Pred(tuple(forms), p.low, p.table))
+            self._preds = new
+            self._size[a] -= n
+            self._size[b] += n
+
+        self._transaction(go)
+
+    def move_hidden(self, src: str, dst: str, n: int) -> None:
+        """``n`` cards the agent did not see went from ``src`` to ``dst`` (a face-down play)."""
+        a, b = self._loc(src), self._loc(dst)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise InvalidParameterError(f"a number of cards must be an int >= 0, got {n!r}")
+        if a == b or n == 0:
+            return
+        if n > self._size[a]:
+            raise InconsistentKnowledgeError(f"{src} holds {self._size[a]} cards, cannot give {n}")
+
+        def go() -> None:
+            if self._size[b] == 0:
+                self._hidden_to_empty(a, b, n)
+                return
+            t = self._li.get(_TMP)
+            if t is None:
+                t = self._new_loc(_TMP, 0)
+            self._hidden_to_empty(a, t, n)
+            self._settle()
+            self._merge(t, b)
+
+        self._transaction(go)
+
+    def move_all(self, src: str, dst: str) -> None:
+        """Every card of ``src`` joins ``dst`` (the pile picked up); ``src`` is then empty."""
+        a, b = self._loc(src), self._loc(dst)
+        if a == b:
+            return
+        self._transaction(lambda: self._merge(a, b))
+
+    # ---------------------------------------------------- projection rules
+    def _clear_empty(self, y: int) -> None:
+        """Forget constraints on an empty location's cells (they are all zero)."""
+        self._lo[:, y] = 0
+        self._hi[:, y] = 0
+        new = []
+        for p in self._preds:
+            if p.touches([y]):
+                forms = tuple(
+                    _Form(tuple(c for c in f.coef if c[1] != y), f.offset) for f in p.forms
+                )
+                new.append(_Pred(forms, p.low, p.table))
+            else:
+                new.append(p)
+        self._preds = new
+
+    def _hidden_to_empty(self, a: int, y: int, n: int) -> None:
+        self._clear_empty(y)
+        K = len(self.deck)
+        lo, hi, cp = self._lo, self._hi, self._copies
+        extra: list[_Pred] = []
+        for k in range(K):
+            la, ha = int(lo[k, a]), int(hi[k, a])
+            others = [ll for ll in range(len(self._locs)) if ll not in (a, y)]
+            other_hi = int(hi[k, others].sum()) if others else 0
+            other_lo = int(lo[k, others].sum()) if others else 0
+            pair = _Form.make({(k, a): 1, (k, y): 1})
+            if la > 0 and int(cp[k]) - other_hi < la:
+                extra.append(_interval_pred(pair, la, int(cp[k])))
+            if ha < int(cp[k]) - other_lo:
+                extra.append(_interval_pred(pair, 0, ha))
+            lo[k, a] = 0
+            lo[k, y] = 0
+            hi[k, y] = min(ha, n)
+        new = []
+        for p in self._preds:
+            if p.touches([a]):
+                forms = []
+                for f in p.forms:
+                    cells = f.cells()
+                    for (k, ll), c in list(cells.items()):
+                        if ll == a:
+                            cells[(k, y)] = c
+                    forms.append(_Form.make(cells, f.offset))
+                new.append(_Pred(tuple(forms), p.low, p.table))
+            else:
+                new.append(p)
+        self._preds = new + extra
+        self._size[a] -= n
+        self._size[y] += n
+
+    def _rename(self, a: int, b: int) -> None:
+        """Merge into an empty location: the cells of ``a`` become those of ``b``."""
+        self._clear_empty(b)
+        self._lo[:, b] = self._lo[:, a]
+        self._hi[:, b] = self._hi[:, a]
+        self._lo[:, a] = 0
+        self._hi[:, a] = 0
+        new = []
+        for p in self._preds:
+            if p.touches([a]):
+                forms = tuple(
+                    _Form(
+                        tuple(sorted((k, b if ll == a else ll, c) for k, ll, c in f.coef)), f.offset
+                    )
+                    for f in p.forms
+                )
+                new.append(_Pred(forms, p.low, p.table))
+            else:
+                new.append(p)
+        self._preds = new
+        self._size[b] += self._size[a]
+        self._size[a] = 0
+
+    def _merge(self, a: int, b: int) -> None:
+        """Merge ``a`` into ``b``; relax soundly if the exact constraint is too large.
+
+        When the joint constraint would need more than :attr:`max_table`
+        value combinations, the largest old constraint it would join is
+        dropped (the possible deals become a superset: whatever is known
+        stays true) and :attr:`exact` turns False.
+        """
+        while True:
+            saved = (
+                self._lo[:, [a, b]].copy(),
+                self._hi[:, [a, b]].copy(),
+                list(self._size),
+                list(self._preds),
+            )
+            try:
+                self._merge_once(a, b)
+                return
+            except _TooLarge as big:
+                self._lo[:, [a, b]] = saved[0]
+                self._hi[:, [a, b]] = saved[1]
+                self._size = saved[2]
+                self._preds = saved[3]
+                victim = big.pred
+                if victim is None:
+                    touched = [p for p in self._preds if p.touches([a, b])]
+                    if not touched:
+                        raise InvalidParameterError(
+                            "a merge needs a constraint table larger than max_table"
+                        ) from None
+                    victim = max(touched, key=lambda p: p.table.size)
+                self._preds = [p for p in self._preds if p is not victim]
+                self.relaxations += 1
+
+    def _merge_once(self, a: int, b: int) -> None:
+        """Exact projection of "all cards of ``a`` join ``b``" onto the merged deal.
+
+        Let ``x_k`` be the unobservable number of copies of kind ``k`` that came
+        from ``a``.  The new worlds are those for which some ``x`` satisfies the
+        old constraints.  Kinds whose ``x_k`` is determined are substituted;
+        the others are grouped by how the old constraints see them, and the
+        existential over the group sums is evaluated into a table.
+        """
+        if self._size[a] == 0:
+            self._clear_empty(a)
+            return
+        if self._size[b] == 0:
+            self._rename(a, b)
+            return
+        K = len(self.deck)
+        lo, hi, cp = self._lo, self._hi, self._copies
+        touched = [p for p in self._preds if p.touches([a, b])]
+        rest = [p for p in self._preds if not p.touches([a, b])]
+        forms: list[_Form] = [f for p in touched for f in p.forms]
+        F = len(forms)
+        eps = np.zeros((F, K), dtype=np.int64)
+        cb = np.zeros((F, K), dtype=np.int64)
+        for i, f in enumerate(forms):
+            for k, ll, c in f.coef:
+                if ll == a:
+                    eps[i, k] += c
+                elif ll == b:
+                    eps[i, k] -= c
+                    cb[i, k] += c
+        size_a = self._size[a]
+        size_b = self._size[b]
+        n_lo = lo[:, a] + lo[:, b]
+        n_hi = np.minimum(cp, hi[:, a] + hi[:, b])
+        sum_lo_a, sum_lo_b = int(lo[:, a].sum()), int(lo[:, b].sum())
+        row_lo = [int(x) for x in lo.sum(axis=1)]
+        # forced kinds: x_k = alpha*n' + beta
+        f_alpha = np.zeros(K, dtype=np.int64)
+        f_beta = np.zeros(K, dtype=np.int64)
+        forced = np.zeros(K, dtype=bool)
+        groups: dict[Any, list[int]] = {}
+        bounds: dict[int, tuple[list[int], list[int]]] = {}
+        for k in range(K):
+            vals = list(range(int(n_lo[k]), int(n_hi[k]) + 1))
+            if not vals:
+                raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
+            la, ha, lb, hb = int(lo[k, a]), int(hi[k, a]), int(lo[k, b]), int(hi[k, b])
+            # an upper bound no smaller than the location's size is implied by
+            # the sizes (the x_k add up to size_a, the rest to size_b)
+            # (so is one no smaller than the size minus the other kinds' minimums,
+            # or than the copies not known to be elsewhere): lower bounds are kept
+            big_k = int(cp[k]) + 1
+            if ha >= min(size_a - (sum_lo_a - la), int(cp[k]) - (row_lo[k] - la)):
+                ha = big_k
+            if hb >= min(size_b - (sum_lo_b - lb), int(cp[k]) - (row_lo[k] - lb)):
+                hb = big_k
+            lk = [max(la, v - hb) for v in vals]
+            uk = [min(ha, v - lb) for v in vals]
+            if lk == uk and _linear(vals, lk) is not None:
+                al, be = _linear(vals, lk)  # type: ignore[misc]
+                forced[k] = True
+                f_alpha[k], f_beta[k] = al, be
+                continue
+            ek = tuple(int(e) for e in eps[:, k])
+            lin_l, lin_u = _linear(vals, lk), _linear(vals, uk)
+            if lin_l is not None and lin_u is not None:
+                key: Any = (ek, lin_l[0], lin_u[0])
+                groups.setdefault(key, []).append(k)
+                bounds[k] = (lk, uk)
+            else:
+                groups[("single", k)] = [k]
+                bounds[k] = (lk, uk)
+        # rewritten forms (functions of the merged column b)
+        new_forms: list[_Form] = []
+        for i, f in enumerate(forms):
+            cells: dict[tuple[int, int], int] = {}
+            off = f.offset
+            for k, ll, c in f.coef:
+                if ll != a and ll != b:
+                    cells[(k, ll)] = cells.get((k, ll), 0) + c
+            for k in range(K):
+                c = int(cb[i, k])
+                if forced[k]:
+                    c += int(eps[i, k] * f_alpha[k])
+                    off += int(eps[i, k] * f_beta[k])
+                if c:
+                    cells[(k, b)] = cells.get((k, b), 0) + c
+            new_forms.append(_Form.make(cells, off))
+        f_forced = _Form.make(
+            {(k, b): int(f_alpha[k]) for k in range(K) if forced[k] and f_alpha[k]},
+            int(f_beta[forced].sum()),
+        )
+        # update the cells before building tables (ranges use the new bounds)
+        self._lo[:, b] = n_lo
+        self._hi[:, b] = n_hi
+        self._lo[:, a] = 0
+        self._hi[:, a] = 0
+        self._size[b] += size_a
+        self._size[a] = 0
+        allowed_b = [k for k in range(K) if n_hi[k] > 0]
+
+        def count_form(ks: list[int], scale: int = 1, const: int = 0) -> _Form:
+            """``scale * (copies of ks in b) + const``, written over the shorter kind list."""
+            if scale == 0:
+                return _Form((), const)
+            in_g = set(ks)
+            if len(ks) * 2 > len(allowed_b):
+                comp = {(k, b): -scale for k in allowed_b if k not in in_g}
+                return _Form.make(comp, const + scale * self._size[b])
+            return _Form.make({(k, b): scale for k in ks}, const)
+
+        # each latent group: its eps vector and bounds (linear forms, or tables)
+        gkeys = list(groups)
+        geps = {}
+        lin: dict[Any, tuple[_Form, _Form]] = {}
+        tab: dict[Any, tuple[_Form, np.ndarray, np.ndarray, int]] = {}
+        for key in gkeys:
+            ks = groups[key]
+            if key[0] == "single":
+                k = ks[0]
+                lk, uk = bounds[k]
+                geps[key] = eps[:, k]
+                tab[key] = (
+                    _Form.make({(k, b): 1}),
+                    np.asarray(lk, dtype=np.int64),
+                    np.asarray(uk, dtype=np.int64),
+                    int(n_lo[k]),
+                )
+            else:
+                ek, sl, su = key
+                geps[key] = np.asarray(ek, dtype=np.int64)
+                bl = sum(bounds[k][0][0] - sl * int(n_lo[k]) for k in ks)
+                bu = sum(bounds[k][1][0] - su * int(n_lo[k]) for k in ks)
+                lin[key] = (count_form(ks, sl, bl), count_form(ks, su, bu))
+        dep = [g for g in gkeys if np.any(geps[g] != 0)]
+        slack = [g for g in gkeys if g not in dep]
+        # the slack groups enter only through the total: add their bounds up.
+        # A side of Hall's condition that cannot bind (judged from ranges) is
+        # left out; a binding side with a bound that is not linear in the
+        # group's count is dropped soundly (the knowledge is then not exact).
+        t_lo, t_hi = self._form_range(self._fold(f_forced))
+        t_min, t_max = size_a - t_hi, size_a - t_lo
+        dep_umax = sum(min(size_a, int(max(_gmax(g, groups, bounds, 1)))) for g in dep)
+        s_lmax = sum(max(_gmax(g, groups, bounds, 0)) for g in slack)
+        s_umin = sum(min(_gmax(g, groups, bounds, 1, lowest=True)) for g in slack)
+        lower_free = s_lmax <= t_min - dep_umax
+        upper_free = s_umin >= t_max
+        l_parts: list[_Form] = []
+        u_parts: list[_Form] = []
+        s_tab: list[Any] = []
+        for g in slack:
+            if g in lin:
+                l_parts.append(lin[g][0])
+                u_parts.append(lin[g][1])
+                continue
+            k = groups[g][0]
+            lk, uk = bounds[k]
+            vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
+            ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+            if (ll_ is None and not lower_free) or (ul_ is None and not upper_free):
+                s_tab.append(g)  # bounds read from tables, one axis per such kind
+                continue
+            if ll_ is not None:
+                l_parts.append(_Form.make({(k, b): ll_[0]} if ll_[0] else {}, ll_[1]))
+            if ul_ is not None:
+                u_parts.append(_Form.make({(k, b): ul_[0]} if ul_[0] else {}, ul_[1]))
+        if s_tab and not dep:
+            probe = [tab[g][0] for g in s_tab] + l_parts + u_parts + [f_forced]
+            if self._box_size(probe) > self.max_table:
+                # too many kinds with such bounds: drop their side soundly
+                self.relaxations += 1
+                for g in s_tab:
+                    k = groups[g][0]
+                    lk, uk = bounds[k]
+                    vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
+                    ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+                    if ll_ is not None:
+                        l_parts.append(_Form.make({(k, b): ll_[0]} if ll_[0] else {}, ll_[1]))
+                    else:
+                        lower_free = True
+                    if ul_ is not None:
+                        u_parts.append(_Form.make({(k, b): ul_[0]} if ul_[0] else {}, ul_[1]))
+                    else:
+                        upper_free = True
+                s_tab = []
+        slack_l = _sum_forms(l_parts) if not lower_free else _Form((), 0)
+        slack_u = _sum_forms(u_parts) if not upper_free else _Form((), 10**5)
+        preds: list[_Pred] = list(rest)
+        if not dep and not s_tab:
+            # the old constraints do not see the split: rewrite them; Hall's
+            # condition on the total is two linear constraints
+            pos = 0
+            for p in touched:
+                preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
+                pos += len(p.forms)
+            if not lower_free:
+                preds.append(_interval_pred(_sum_forms([slack_l, f_forced]), -(10**6), size_a))
+            if not upper_free:
+                preds.append(_interval_pred(_sum_forms([slack_u, f_forced]), size_a, 10**6))
+            self._preds = preds
+            return
+        # constraints that see the split are joined with it; the others are rewritten
+        pos = 0
+        joined: list[tuple[_Pred, int, int]] = []
+        jforms: list[_Form] = []
+        E_rows: list[np.ndarray] = []
+        for p in touched:
+            nf = new_forms[pos : pos + len(p.forms)]
+            rows = eps[pos : pos + len(p.forms)]
+            pos += len(p.forms)
+            sees = any(np.any(rows[:, groups[g]] != 0) for g in dep)
+            if sees:
+                joined.append((p, len(jforms), len(jforms) + len(nf)))
+                jforms.extend(nf)
+                E_rows.extend(
+                    np.asarray([geps[g][pos - len(p.forms) + i] for g in dep], dtype=np.int64)
+                    for i in range(len(nf))
+                )
+            else:
+                preds.append(_Pred(tuple(nf), p.low, p.table))
+        D = len(dep)
+        E = np.asarray(E_rows, dtype=np.int64).reshape(len(jforms), D)
+        F0 = len(jforms)
+        # bound forms of the dependent groups, then the slack and the total
+        bforms: list[_Form] = []
+        for g in dep:
+            if g in lin:
+                bforms.extend(lin[g])
+            else:
+                bforms.append(tab[g][0])
+        stabs = [tab[g] for g in s_tab]
+        for t in stabs:
+            bforms.append(t[0])
+        all_forms = tuple(jforms) + tuple(bforms) + (slack_l, slack_u, f_forced)
+        big = 10**6
+
+        def tab_bounds(
+            t: tuple[_Form, np.ndarray, np.ndarray, int], n: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray]:
+            _, lt, ut, base = t
+            i = n - base
+            ok = (i >= 0) & (i < len(lt))
+            ic = np.clip(i, 0, len(lt) - 1)
+            return np.where(ok, lt[ic], big), np.where(ok, ut[ic], -big)
+
+        def exists(vals: np.ndarray) -> np.ndarray:
+            S = len(vals)
+            col = F0
+            Ls, Us = [], []
+            for g in dep:
+                if g in lin:
+                    Ls.append(vals[:, col])
+                    Us.append(vals[:, col + 1])
+                    col += 2
+                else:
+                    lo_g, up_g = tab_bounds(tab[g], vals[:, col])
+                    Ls.append(lo_g)
+                    Us.append(up_g)
+                    col += 1
+            sl = np.zeros(S, dtype=np.int64)
+            su = np.zeros(S, dtype=np.int64)
+            for t in stabs:
+                lo_g, up_g = tab_bounds(t, vals[:, col])
+                sl += lo_g
+                su += up_g
+                col += 1
+            sl = sl + vals[:, col]
+            su = su + vals[:, col + 1]
+            target = size_a - vals[:, col + 2]
+            Lm = np.stack(Ls, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
+            Um = np.stack(Us, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
+            ok = np.zeros(S, dtype=bool)
+            if S == 0:
+                return ok
+            ranges = [
+                range(max(0, int(Lm[:, d].min())), min(size_a, int(Um[:, d].max())) + 1)
+                for d in range(D)
+            ]
+            for xs in itertools.product(*ranges):
+                x = np.asarray(xs, dtype=np.int64)
+                rest_x = target - int(x.sum())
+                good = np.all((Lm <= x) & (x <= Um), axis=1) & (sl <= rest_x) & (rest_x <= su) & ~ok
+                idx = np.flatnonzero(good)
+                if not idx.size:
+                    continue
+                base = vals[idx, :F0] + (E @ x)[None, :]
+                acc = np.ones(len(idx), dtype=bool)
+                for p, s0, s1 in joined:
+                    acc &= p.accept(base[:, s0:s1])
+                ok[idx[acc]] = True
+            return ok
+
+        if self._box_size(all_forms) > self.max_table:
+            raise _TooLarge(
+                max((j[0] for j in joined), key=lambda p: p.table.size) if joined else None
+            )
+        pred = self._table_pred(all_forms, exists)
+        if pred is not None:
+            preds.append(pred)
+        self._preds = preds
+
+    def _box_size(self, forms: Iterable[_Form]) -> int:
+        """Value combinations of the distinct forms (after folding)."""
+        seen: dict[tuple[tuple[int, int, int], ...], int] = {}
+        for f in forms:
+            g = self._fold(f)
+            if g.coef not in seen:
+                lo_v, hi_v = self._form_range(g)
+                seen[g.coef] = hi_v - lo_v + 1
+        size = 1
+        for n in seen.values():
+            size *= max(n, 1)
+        return size
+
+    def _form_range(self, f: _Form) -> tuple[int, int]:
+        """Bounds of a form's value from the cell bounds (ignoring joint constraints)."""
+        lo_v = hi_v = f.offset
+        by_kind: dict[int, dict[int, int]] = {}
+        for k, ll, c in f.coef:
+            by_kind.setdefault(k, {})[ll] = c
+        for k, cs in by_kind.items():
+            lo_k, hi_k = self._lo[k], self._hi[k]
+            base = sum(c * int(lo_k[ll]) for ll, c in cs.items())
+            r = int(self._copies[k]) - int(lo_k.sum())
+            # distribute the r free copies over cells: coefficient 0 outside the form
+            caps = [(c, int(hi_k[ll] - lo_k[ll])) for ll, c in cs.items()]
+            outside = int((hi_k - lo_k).sum()) - sum(cp for _, cp in caps)
+            caps.append((0, outside))
+            mn = mx = base
+            left = r
+            for c, cap in sorted(caps):
+                t = min(cap, left)
+                mn += c * t
+                left -= t
+            left = r
+            for c, cap in sorted(caps, reverse=True):
+                t = min(cap, left)
+                mx += c * t
+                left -= t
+            lo_v += mn
+            hi_v += mx
+        return lo_v, hi_v
+
+    def _table_pred(
+        self, forms: tuple[_Form, ...], fn: Callable[[np.ndarray], np.ndarray]
+    ) -> _Pred | None:
+        """Tabulate ``fn`` over the possible values of the forms (None if always true).
+
+        Forms with the same cells share one axis (their values differ by a
+        constant); axes the result does not depend on are dropped.
+        """
+        folded = [self._fold(f) for f in forms]
+        index: dict[tuple[tuple[int, int, int], ...], int] = {}
+        ubase: list[int] = []
+        ucoef: list[tuple[tuple[int, int, int], ...]] = []
+        mapping: list[tuple[int, int]] = []
+        for f in folded:
+            u = index.get(f.coef)
+            if u is None:
+                u = index[f.coef] = len(ubase)
+                ubase.append(f.offset)
+                ucoef.append(f.coef)
+            mapping.append((u, f.offset - ubase[u]))
+        uforms = [_Form(c, o) for c, o in zip(ucoef, ubase, strict=True)]
+        ranges = [self._form_range(f) for f in uforms]
+        shape = tuple(hi - lo + 1 for lo, hi in ranges)
+        if any(x <= 0 for x in shape):
+            raise self._fail("a joint constraint")
+        size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        if size > self.max_table:
+            raise _TooLarge(None)
+        grid = np.indices(shape).reshape(len(shape), -1).T + np.asarray(
+            [lo for lo, _ in ranges], dtype=np.int64
+        )
+        grid = grid.reshape(size, len(shape)).astype(np.int64)
+        vals = np.stack([grid[:, u] + d for u, d in mapping], axis=1) if mapping else grid
+        ok = np.asarray(fn(vals), dtype=bool).reshape(shape)
+        if ok.all():
+            return None
+        if not ok.any():
+            raise self._fail("a joint constraint")
+        keep = []
+        for d in range(ok.ndim):
+            first = np.take(ok, [0], axis=d)
+            if not (ok == first).all():
+                keep.append(d)
+        for d in reversed(range(ok.ndim)):
+            if d not in keep:
+                ok = np.take(ok, 0, axis=d)
+        pred = _Pred(tuple(uforms[d] for d in keep), tuple(ranges[d][0] for d in keep), ok)
+        return self._shrink(pred)
+
+    def _fold(self, f: _Form) -> _Form:
+        """Canonical form: known cells in the offset, each column written shortest.
+
+        The cells of a column with unknown counts always add up to the same
+        number (the location's size minus its known cards), so a column's
+        most common coefficient can be moved into the offset; a form covering
+        a whole column becomes a constant.
+        """
+        fixed = self._lo == self._hi
+        off = f.offset
+        by_col: dict[int, dict[int, int]] = {}
+        for k, ll, c in f.coef:
+            if fixed[k, ll]:
+                off += c * int(self._lo[k, ll])
+            else:
+                col = by_col.setdefault(ll, {})
+                col[k] = col.get(k, 0) + c
+        keep: list[tuple[int, int, int]] = []
+        for ll, col in by_col.items():
+            var = np.flatnonzero(~fixed[:, ll])
+            n_var = len(var)
+            counts: dict[int, int] = {}
+            for c in col.values():
+                counts[c] = counts.get(c, 0) + 1
+            zeros = n_var - len(col)
+            best, best_n = 0, zeros
+            for c, n in counts.items():
+                if n > best_n:
+                    best, best_n = c, n
+            if best:
+                s_l = self._size[ll] - int(self._lo[fixed[:, ll], ll].sum())
+                off += best * s_l
+                for k in var.tolist():
+                    c = col.get(k, 0) - best
+                    if c:
+                        keep.append((k, ll, c))
+            else:
+                keep.extend((k, ll, c) for k, c in col.items() if c)
+        return _Form(tuple(sorted(keep)), off)
+
+    def _shrink(self, p: _Pred) -> _Pred | None:
+        """Restrict a table to the possible values; drop forms that are constant."""
+        forms = [self._fold(f) for f in p.forms]
+        # folding moves known cells into the offsets; form values are unchanged
+        table = p.table
+        low = list(p.low)
+        ranges = [self._form_range(f) for f in forms]
+        sl = []
+        new_low = []
+        for d, (rlo, rhi) in enumerate(ranges):
+            t0 = max(rlo, low[d])
+            t1 = min(rhi, low[d] + table.shape[d] - 1)
+            if t1 < t0:
+                sl.append(slice(0, 0))
+                new_low.append(t0)
+                continue
+            sl.append(slice(t0 - low[d], t1 - low[d] + 1))
+            new_low.append(t0)
+        sub = table[tuple(sl)]
+        if sub.size == 0 or not sub.any():
+            raise self._fail("a joint constraint")
+        # a range may be wider than the table: values outside are rejected
+        full_shape = tuple(rhi - rlo + 1 for rlo, rhi in ranges)
+        if sub.shape != full_shape:
+            box = np.zeros(full_shape, dtype=bool)
+            ins = tuple(
+                slice(new_low[d] - ranges[d][0], new_low[d] - ranges[d][0] + sub.shape[d])
+                for d in range(len(ranges))
+            )
+            box[ins] = sub
+            sub = box
+            new_low = [r[0] for r in ranges]
+        if sub.all():
+            return None
+        keep = [d for d in range(len(forms)) if sub.shape[d] > 1]
+        if len(keep) < len(forms):
+            sub = sub.reshape(tuple(sub.shape[d] for d in keep))
+            forms = [forms[d] for d in keep]
+            new_low = [new_low[d] for d in keep]
+        return _Pred(tuple(forms), tuple(new_low), sub)
+
+    # -------------------------------------------------------- normalisation
+    def _settle(self) -> None:
+        """Propagate cell bounds to a fixpoint, then simplify the constraints."""
+        lo, hi, cp = self._lo, self._hi, self._copies
+        size = np.asarray(self._size, dtype=np.int64)
+        for _ in range(100):
+            old_lo, old_hi = lo.copy(), hi.copy()
+            np.minimum(hi, cp[:, None], out=hi)
+            rs_lo, rs_hi = lo.sum(1, keepdims=True), hi.sum(1, keepdims=True)
+            np.minimum(hi, cp[:, None] - (rs_lo - lo), out=hi)
+            np.maximum(lo, cp[:, None] - (rs_hi - hi), out=lo)
+            cs_lo, cs_hi = lo.sum(0, keepdims=True), hi.sum(0, keepdims=True)
+            np.minimum(hi, size[None, :] - (cs_lo - lo), out=hi)
+            np.maximum(lo, size[None, :] - (cs_hi - hi), out=lo)
+            np.maximum(hi, 0, out=hi)
+            if (lo > hi).any():
+                k, ll = np.argwhere(lo > hi)[0]
+                raise self._fail(f"{self.deck.name(int(k))} in {self._locs[int(ll)]}")
+            if np.array_equal(lo, old_lo) and np.array_equal(hi, old_hi):
+                break
+        if (lo.sum(0) > size).any() or (hi.sum(0) < size).any():
+            raise self._fail("the location sizes")
+        if (lo.sum(1) > cp).any() or (hi.sum(1) < cp).any():
+            raise self._fail("the card counts")
+        preds = []
+        for p in self._preds:
+            q = self._shrink(p)
+            if q is not None:
+                preds.append(q)
+        self._preds = preds
+
+    # ================================================================ queries
+    def _engine(
+        self,
+        *,
+        exact: bool = False,
+        distinct: bool = False,
+        moments: bool = False,
+        stages: bool = False,
+    ) -> _Engine:
+        """The (cached) dynamic programme; ``moments`` for marginals, ``stages`` for sampling."""
+        for mo, sg in ((moments, stages), (True, stages), (moments, True), (True, True)):
+            eng = self._cache.get(("engine", exact, distinct, mo, sg))
+            if eng is not None:
+                return eng
+        eng = self._build(exact=exact, distinct=distinct, moments=moments, stages=stages)
+        self._cache[("engine", exact, distinct, moments, stages)] = eng
+        return eng
+
+    def _build(self, **kw: Any) -> _Engine:
+        """Build a dynamic programme, relaxing soundly if a component is too large.
+
+        A component whose enumeration would pass :attr:`max_states` makes the
+        knowledge drop the component's largest joint constraint (the possible
+        deals become a superset, :attr:`exact` turns False) and retry.
+        """
+        while True:
+            try:
+                return _Engine(
+                    self._copies,
+                    self._lo,
+                    self._hi,
+                    self._size,
+                    self._preds,
+                    max_edges=self.max_states,
+                    **kw,
+                )
+            except _TooLarge as big:
+                victim = big.pred
+                real = [p for p in self._preds if victim is not None and p.table is victim.table]
+                if not real:
+                    if not self._preds:
+                        raise InvalidParameterError(
+                            "this deal needs a larger max_states to answer"
+                        ) from None
+                    real = [max(self._preds, key=lambda p: p.table.size)]
+                self._preds = [p for p in self._preds if p is not real[0]]
+                self.relaxations += 1
+                self._cache.clear()
+
+    def count(self) -> int:
+        """The exact number of consistent deals (copies of a card are interchangeable).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck.standard(), {"a": 13, "b": 13, "c": 13, "d": 13})
+        >>> k.count() == math.factorial(52) // math.factorial(13) ** 4
+        True
+        """
+        return int(self._engine(exact=True, distinct=True).total())
+
+    def marginals(self, *, exact: bool = False) -> np.ndarray:
+        """Expected copies of every card in every location.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(len(deck), len(locations))``, columns in the order of
+            :attr:`locations`.  For a deck without copies the entries are the
+            probabilities that each card lies in each location.  With
+            ``exact=True`` the entries are :class:`~fractions.Fraction`.
+        """
+        key = ("marg", exact)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._engine(exact=exact, moments=True).marginals()
+            got = got[:, [self._li[n] for n in self.locations]]
+            self._cache[key] = got
+        return got.copy()
+
+    def probability(
+        self, card: str | int, location: str, *, exact: bool = False
+    ) -> float | Fraction:
+        """Probability that ``location`` holds at least one copy of ``card``."""
+        k = self.deck.index(card)
+        ll = self._loc(location)
+        if self.deck.copies[k] == 1:
+            m = self.marginals(exact=exact)
+            v = m[k, self.locations.index(self._locs[ll])]
+            return v if exact else float(v)
+        dist = self.count_distribution([k], location, exact=exact)
+        return 1 - dist[0]
+
+    def where(self, card: str | int) -> dict[str, float]:
+        """Expected copies of ``card`` in each location with a positive chance."""
+        k = self.deck.index(card)
+        m = self.marginals()
+        return {n: float(m[k, i]) for i, n in enumerate(self.locations) if m[k, i] > 0}
+
+    def count_distribution(
+        self, cards: CardsLike, locations: str | Iterable[str], *, exact: bool = False
+    ) -> list[Any]:
+        """Distribution of the number of copies of ``cards`` held by ``locations``.
+
+        Returns
+        -------
+        list
+            ``dist[j]`` is the probability of exactly ``j`` copies, for ``j``
+            from 0 to the number of copies of the card set.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> deck = Deck.ranks(13, copies=4)
+        >>> k = DealKnowledge(deck, {"me": 13, "p1": 13, "p2": 13, "p3": 13})
+        >>> k.reveal("me", ["7"] * 3 + [str(r) for r in range(11) if r != 7])
+        >>> [round(p, 4) for p in k.count_distribution("7", "p1")]
+        [0.6667, 0.3333, 0.0, 0.0, 0.0]
+        """
+        ks = self._cardset(cards)
+        ls = self._locset(locations)
+        form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
+        total = sum(self.deck.copies[k] for k in ks)
+        eng = self._build(exact=exact, distinct=False, query=form, moments=False, stages=False)
+        dist = eng.query_distribution()
+        out: list[Any] = [Fraction(0) if exact else 0.0 for _ in range(total + 1)]
+        for v, p in dist.items():
+            if 0 <= v <= total:
+                out[v] = p if exact else float(p)
+        return out
+
+    def probability_at_least(
+        self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
+    ) -> float | Fraction:
+        """Probability that ``locations`` hold at least ``k`` copies of ``cards``."""
+        d = self.count_distribution(cards, locations, exact=exact)
+        return sum(d[max(k, 0) :], Fraction(0) if exact else 0.0)
+
+    # ---------------------------------------------------- formulas over cards
+    def _cell_of_atom(self, a: Any) -> tuple[int, int]:
+        from kripke.errors import UnknownAtomError
+
+        if a.name != "has" or len(a.args) != 2:
+            raise UnknownAtomError(
+                f"{a.key} is not a card atom; card atoms read has(location, card)"
+            )
+        loc, card = a.args
+        try:
+            return self.deck.index(card), self._loc(loc)
+        except (CardParseError, InvalidParameterError) as exc:
+            raise UnknownAtomError(f"{a.key}: {exc}") from None
+
+    def _weight_given(
+        self, cells: dict[tuple[int, int], bool], exact: bool, base: float = 0.0
+    ) -> Any:
+        """Weight of the deals with the given cells occupied or empty.
+
+        Exact mode: the exact integer weight.  Float mode: the weight divided
+        by ``exp(base)``.
+        """
+        lo, hi = self._lo.copy(), self._hi.copy()
+        for (k, ll), truth in cells.items():
+            if truth:
+                lo[k, ll] = max(lo[k, ll], 1)
+            else:
+                hi[k, ll] = 0
+        probe = self.copy()
+        probe._lo, probe._hi = lo, hi
+        try:
+            probe._settle()
+        except InconsistentKnowledgeError:
+            return 0
+        eng = probe._engine(exact=exact)
+        if exact:
+            return eng.total()
+        lt = eng.log_total()
+        return 0.0 if lt == -math.inf else math.exp(lt - base)
+
+    def probability_of(self, formula: Any, *, exact: bool = False) -> float | Fraction:
+        """Probability of a propositional formula over card atoms ``has(location, card)``.
+
+        Parameters
+        ----------
+        formula : Formula or str
+            E.g. ``"has(p2, QS) | has(p3, QS)"``.
+
+        Raises
+        ------
+        kripke.errors.UnknownAtomError
+            If an atom is not a card atom of this deal.
+        kripke.errors.KripkeError
+            If the formula has knowledge operators (use :meth:`DealState.kripke_model`).
+        """
+        f = _as_prop(formula)
+        eng = self._engine(exact=exact)
+        if eng.total() == 0:
+            raise self._fail("the observations")
+        if exact:
+            z = eng.total()
+            hit = _shannon(f, self._cell_of_atom, lambda cells: self._weight_given(cells, True))
+            return Fraction(hit, z)
+        base = eng.log_total()
+        hit = _shannon(f, self._cell_of_atom, lambda cells: self._weight_given(cells, False, base))
+        return min(1.0, float(hit))
+
+    def possible(self, formula: Any) -> bool:
+        """Whether some consistent deal satisfies the propositional ``formula``."""
+        f = _as_prop(formula)
+        base = self._engine().log_total()
+        hit = _shannon(
+            f,
+            self._cell_of_atom,
+            lambda cells: self._weight_given(cells, False, base),
+            stop_at_hit=True,
+        )
+        return bool(hit > 0)
+
+    def knows(self, formula: Any) -> bool:
+        """Whether the propositional ``formula`` holds in every consistent deal.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck(["A", "B", "C"]), {"me": 1, "x": 1, "y": 1})
+        >>> k.reveal("me", "A")
+        >>> k.knows("has(x, B) | has(y, B)"), k.knows("has(x, B)")
+        (True, False)
+        """
+        from kripke.formulas import Not
+
+        return not self.possible(Not(_as_prop(formula)))
+
+    def known_cards(self, location: str) -> tuple[str, ...]:
+        """Cards (with their copies) that ``location`` holds in every consistent deal.
+
+        Read from the per-card bounds, so every card listed is surely there;
+        a joint constraint can imply more (:meth:`knows` decides exactly).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck.ranks(3, copies=2), {"me": 2, "you": 2, "pile": 2})
+        >>> k.reveal("me", "0 1")
+        >>> k.move("0", "me", "pile")
+        >>> k.known_cards("pile"), k.known_cards("you")
+        (('0',), ())
+        """
+        ll = self._loc(location)
+        return tuple(
+            self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(self._lo[k, ll]))
+        )
+
+    def knows_where(self, card: str | int) -> str | None:
+        """The location that surely holds ``card`` (all copies), or ``None``."""
+        k = self.deck.index(card)
+        m = self.marginals()
+        full = [n for i, n in enumerate(self.locations) if m[k, i] >= self.deck.copies[k] - 1e-12]
+        return full[0] if full else None
+
+    # --------------------------------------------------------------- sampling
+    def sample(self, n: int = 1, *, seed: int | None | np.random.Generator = None) -> np.ndarray:
+        """Draw ``n`` consistent deals, exactly from the agent's distribution.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(n, len(deck), len(locations))``: copies of each card in
+            each location.  The draws depend only on this knowledge and the
+            seed.
+        """
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        if not isinstance(n, int) or n < 0:
+            raise InvalidParameterError(f"a number of samples must be an int >= 0, got {n!r}")
+        eng = self._engine(stages=True)
+        if eng.total() == 0:
+            raise self._fail("the observations")
+        out = eng.sample(n, rng)
+        return out[:, :, [self._li[x] for x in self.locations]]
+
+    def sample_deal(
+        self, seed: int | None | np.random.Generator = None
+    ) -> dict[str, tuple[str, ...]]:
+        """One consistent deal as ``{location: cards}``."""
+        arr = self.sample(1, seed=seed)[0]
+        out: dict[str, tuple[str, ...]] = {}
+        for j, loc in enumerate(self.locations):
+            out[loc] = tuple(
+                self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(arr[k, j]))
+            )
+        return out
+
+
+def _gmax(
+    g: Any,
+    groups: Mapping[Any, list[int]],
+    bounds: Mapping[int, tuple[list[int], list[int]]],
+    side: int,
+    lowest: bool = False,
+) -> list[int]:
+    """Largest (or smallest) value of a group's lower (0) or upper (1) bound, as a 1-list."""
+    pick = min if lowest else max
+    return [sum(pick(bounds[k][side]) for k in groups[g])]
+
+
+def _linear(xs: Sequence[int], ys: Sequence[int]) -> tuple[int, int] | None:
+    """``(a, b)`` with ``y = a*x + b`` on all points (integers), or None."""
+    if len(xs) == 1:
+        return (0, ys[0])
+    a = ys[1] - ys[0]
+    b = ys[0] - a * xs[0]
+    if all(y == a * x + b for x, y in zip(xs, ys, strict=True)):
+        return (a, b)
+    return None
