@@ -15,8 +15,9 @@ from games.epistemic.history import (
     card_key,
     has_atom,
 )
-from games.epistemic.knowledge import GameKnowledge, Step, seat_aliases
+from games.epistemic.knowledge import GameKnowledge, Step
 from games.epistemic.quotient import QuotientModel, quotient_holds, quotient_model
+from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.epistemic.symbolic import HistoryStructure, history_steps, history_structure
 from games.epistemic.updates import Update, apply_updates, event_update, explicit_steps
 
@@ -34,6 +35,8 @@ __all__ = [
     "GameKnowledge",
     "Step",
     "seat_aliases",
+    "seat_agent",
+    "read_formula",
     "QuotientModel",
     "quotient_model",
     "quotient_holds",

@@ -30,93 +30,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from games.epistemic.history import CardHistory, Event
+from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
-__all__ = ["GameKnowledge", "Step", "seat_aliases"]
-
-
-def seat_aliases(agents: tuple[str, ...]) -> dict[str, str]:
-    """Other names of the agents: the seat number and ``P<number>``.
-
-    Examples
-    --------
-    >>> seat_aliases(("North", "East"))
-    {'0': 'North', 'P0': 'North', '1': 'East', 'P1': 'East'}
-    """
-    out: dict[str, str] = {}
-    for i, a in enumerate(agents):
-        for alias in (str(i), f"P{i}"):
-            if alias not in agents:
-                out[alias] = a
-    return out
-
-
-def _rename(f: Any, agents: Mapping[str, str]) -> Any:
-    """``f`` with agent aliases and ``has`` locations renamed, ``C#1`` as ``C``."""
-    from kripke.formulas import (
-        Announce,
-        AnnounceDiamond,
-        Atom,
-        Common,
-        Distributed,
-        Everybody,
-        Know,
-        KnowWhether,
-        Possible,
-    )
-
-    memo: dict[int, Any] = {}
-
-    def go(g: Any) -> Any:
-        r: Any
-        hit = memo.get(id(g))
-        if hit is not None:
-            return hit
-        match g:
-            case Atom(name="has", args=(loc, card)):
-                if card.endswith("#1"):
-                    card = card[:-2]
-                r = Atom("has", (agents.get(loc, loc), card))
-            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
-                r = type(g)(agents.get(agent, agent), go(arg))
-            case Everybody(group, arg) | Common(group, arg) | Distributed(group, arg):
-                r = type(g)(tuple(agents.get(a, a) for a in group), go(arg))
-            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
-                r = type(g)(go(ann), go(arg))
-            case _:
-                kids = g.children()
-                if not kids:
-                    r = g
-                else:
-                    r = _rebuild(g, [go(c) for c in kids])
-        memo[id(g)] = r
-        return r
-
-    return go(f)
-
-
-def _rebuild(g: Any, kids: list[Any]) -> Any:
-    from kripke.formulas import And, Iff, Implies, Not, Or
-
-    match g:
-        case Not():
-            return Not(kids[0])
-        case And():
-            return And(tuple(kids))
-        case Or():
-            return Or(tuple(kids))
-        case Implies():
-            return Implies(kids[0], kids[1])
-        case Iff():
-            return Iff(kids[0], kids[1])
-        case _:
-            return g  # action models keep their own agent names
+__all__ = ["GameKnowledge", "Step", "seat_aliases"]  # seat_aliases: re-exported from reading
 
 
 class GameKnowledge:
@@ -203,26 +126,18 @@ class GameKnowledge:
 
     # ------------------------------------------------------------ names
     def agent(self, seat: Any) -> str:
-        """The agent name of a seat given by number, alias or name.
+        """The agent name of a seat given by number, alias or name (:func:`seat_agent`).
 
         Raises
         ------
         InvalidParameterError
             Naming the seat and the agents.
         """
-        if isinstance(seat, bool):
-            raise InvalidParameterError(f"{seat!r} is not a seat")
-        name = str(seat)
-        if name in self.agents:
-            return name
-        if name in self.aliases:
-            return self.aliases[name]
-        raise InvalidParameterError(
-            f"unknown seat {seat!r}; seats: {', '.join(self.agents)} (or 0..{len(self.agents) - 1})"
-        )
+        return seat_agent(self.history, seat)
 
     def formula(self, f: Any) -> Any:
-        """``f`` parsed, with seat numbers and ``P<n>`` renamed to the agents' names.
+        """``f`` parsed, with seat numbers and ``P<n>`` renamed to the agents' names
+        (:func:`~games.epistemic.reading.read_formula`).
 
         Raises
         ------
@@ -230,22 +145,7 @@ class GameKnowledge:
             For text that does not parse, an atom that is not a card atom of
             this deal, or an unknown agent.
         """
-        from kripke.errors import KripkeError, UnknownAgentError
-        from kripke.formulas import Formula
-        from kripke.parser import parse
-
-        g = parse(f) if isinstance(f, str) else f
-        if not isinstance(g, Formula):
-            raise KripkeError(f"expected a formula, got {f!r}")
-        g = _rename(g, self.aliases)
-        for a in g.atoms():
-            self.history.atom_cell(a)
-        bad = sorted(set(g.agents()) - set(self.agents))
-        if bad:
-            raise UnknownAgentError(
-                f"unknown agent {bad[0]!r}; the seats are {', '.join(self.agents)}"
-            )
-        return g
+        return read_formula(self.history, f)
 
     # ------------------------------------------------------------ truth
     def _answer(self, g: Any) -> bool:

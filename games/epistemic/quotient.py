@@ -79,6 +79,7 @@ from typing import Any
 
 from games.deal import evaluate
 from games.epistemic.history import CardHistory, _Step
+from games.epistemic.reading import _rebuild, read_formula, seat_agent
 from games.errors import InvalidParameterError
 
 __all__ = ["QuotientModel", "quotient_model", "quotient_holds", "named_cards", "MAX_STATES"]
@@ -659,9 +660,7 @@ class QuotientModel:
         InvalidParameterError
             If ``f`` mentions a card outside :attr:`cards`.
         """
-        from games.epistemic.knowledge import GameKnowledge
-
-        g = GameKnowledge(self.history).formula(f)
+        g = read_formula(self.history, f)
         keep = set(self.cards)
         for a in g.atoms():
             card = a.args[1]
@@ -711,7 +710,6 @@ def _group_name(agents: Sequence[str], group: Sequence[str]) -> str:
 
 
 def _distributed(f: Any, groups: dict[tuple[str, ...], str]) -> Any:
-    from games.epistemic.knowledge import _rebuild
     from kripke.formulas import (
         Announce,
         AnnounceDiamond,
@@ -809,7 +807,6 @@ def quotient_model(
     >>> q.holds("K_x K_y has(y, A)"), q.holds("K_z has(y, A)")
     (True, False)
     """
-    from games.epistemic.knowledge import GameKnowledge
     from games.epistemic.symbolic import simplify_steps
     from kripke.models import KripkeModel, PointedModel
 
@@ -817,11 +814,10 @@ def quotient_model(
     _no_copies(h)
     query = tuple(dict.fromkeys(h.deck.name(_card_index(h, c)) for c in cards))
     names = named_cards(h, query)
-    gk = GameKnowledge(h)
-    grp = {tuple(sorted({gk.agent(a) for a in g})) for g in groups}
-    grp |= _groups_of(gk.formula(f) for f in formulas)
+    grp = {tuple(sorted({seat_agent(h, a) for a in g})) for g in groups}
+    grp |= _groups_of(read_formula(h, f) for f in formulas)
     grp = {g for g in grp if len(g) > 1}
-    watch = set(h.agents) if agents is None else {gk.agent(a) for a in agents}
+    watch = set(h.agents) if agents is None else {seat_agent(h, a) for a in agents}
     for g in grp:
         watch.update(g)
     steps = simplify_steps(h)
@@ -913,9 +909,7 @@ def quotient_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
     >>> quotient_holds(h.then(Move("A", "x", "pile", seen_by=["x"])), "K_1 ~K_1 has(pile, A)")
     True
     """
-    from games.epistemic.knowledge import GameKnowledge
-
-    g = GameKnowledge(h).formula(f)
+    g = read_formula(h, f)
     _no_copies(h)
     cards = sorted({a.args[1] for a in g.atoms()})
     q = quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit)

@@ -1,0 +1,145 @@
+"""Formulas in a game's own terms: seat numbers and aliases, card atoms checked against a history.
+
+A formula about a game state may name a seat by its agent name (``North``,
+``P1``), its number (``1``) or ``P<number>``; :func:`read_formula` parses
+it, renames the seats to the history's agents and checks every card atom.
+:class:`~games.epistemic.knowledge.GameKnowledge` and the card-symmetry
+quotient (:mod:`games.epistemic.quotient`) read formulas this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.epistemic.history import CardHistory
+from games.errors import InvalidParameterError
+
+__all__ = ["seat_aliases", "seat_agent", "read_formula"]
+
+
+def seat_aliases(agents: tuple[str, ...]) -> dict[str, str]:
+    """Other names of the agents: the seat number and ``P<number>``.
+
+    Examples
+    --------
+    >>> seat_aliases(("North", "East"))
+    {'0': 'North', 'P0': 'North', '1': 'East', 'P1': 'East'}
+    """
+    out: dict[str, str] = {}
+    for i, a in enumerate(agents):
+        for alias in (str(i), f"P{i}"):
+            if alias not in agents:
+                out[alias] = a
+    return out
+
+
+def _rename(f: Any, agents: Mapping[str, str]) -> Any:
+    """``f`` with agent aliases and ``has`` locations renamed, ``C#1`` as ``C``."""
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Atom,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    memo: dict[int, Any] = {}
+
+    def go(g: Any) -> Any:
+        r: Any
+        hit = memo.get(id(g))
+        if hit is not None:
+            return hit
+        match g:
+            case Atom(name="has", args=(loc, card)):
+                if card.endswith("#1"):
+                    card = card[:-2]
+                r = Atom("has", (agents.get(loc, loc), card))
+            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
+                r = type(g)(agents.get(agent, agent), go(arg))
+            case Everybody(group, arg) | Common(group, arg) | Distributed(group, arg):
+                r = type(g)(tuple(agents.get(a, a) for a in group), go(arg))
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                r = type(g)(go(ann), go(arg))
+            case _:
+                kids = g.children()
+                if not kids:
+                    r = g
+                else:
+                    r = _rebuild(g, [go(c) for c in kids])
+        memo[id(g)] = r
+        return r
+
+    return go(f)
+
+
+def _rebuild(g: Any, kids: list[Any]) -> Any:
+    from kripke.formulas import And, Iff, Implies, Not, Or
+
+    match g:
+        case Not():
+            return Not(kids[0])
+        case And():
+            return And(tuple(kids))
+        case Or():
+            return Or(tuple(kids))
+        case Implies():
+            return Implies(kids[0], kids[1])
+        case Iff():
+            return Iff(kids[0], kids[1])
+        case _:
+            return g  # action models keep their own agent names
+
+
+def seat_agent(history: CardHistory, seat: Any) -> str:
+    """The agent name of a seat given by number, alias or name.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the seat and the agents.
+    """
+    if isinstance(seat, bool):
+        raise InvalidParameterError(f"{seat!r} is not a seat")
+    agents = history.agents
+    name = str(seat)
+    if name in agents:
+        return name
+    aliases = seat_aliases(agents)
+    if name in aliases:
+        return aliases[name]
+    raise InvalidParameterError(
+        f"unknown seat {seat!r}; seats: {', '.join(agents)} (or 0..{len(agents) - 1})"
+    )
+
+
+def read_formula(history: CardHistory, f: Any) -> Any:
+    """``f`` parsed, with seat numbers and ``P<n>`` renamed to the agents' names.
+
+    Raises
+    ------
+    kripke.errors.ParseError, kripke.errors.UnknownAtomError, kripke.errors.UnknownAgentError
+        For text that does not parse, an atom that is not a card atom of
+        this deal, or an unknown agent.
+    """
+    from kripke.errors import KripkeError, UnknownAgentError
+    from kripke.formulas import Formula
+    from kripke.parser import parse
+
+    g = parse(f) if isinstance(f, str) else f
+    if not isinstance(g, Formula):
+        raise KripkeError(f"expected a formula, got {f!r}")
+    g = _rename(g, seat_aliases(history.agents))
+    for a in g.atoms():
+        history.atom_cell(a)
+    bad = sorted(set(g.agents()) - set(history.agents))
+    if bad:
+        raise UnknownAgentError(
+            f"unknown agent {bad[0]!r}; the seats are {', '.join(history.agents)}"
+        )
+    return g
