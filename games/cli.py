@@ -1,4 +1,9 @@
-"""``kripke play <game>``: look up the game's registered narrator and run it."""
+"""The ``kripke play`` and ``kripke tournament`` subcommands.
+
+They join the ``kripke`` command line through the entry-point group
+``kripke.commands`` (:func:`kripke_commands`), so :mod:`kripke` never
+imports this package.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,9 @@ import argparse
 from typing import Any, TextIO
 
 from games.base import game_narrator
-from games.errors import InvalidParameterError
+from games.errors import GameError, InvalidParameterError
 
-__all__ = ["play", "parse_params"]
+__all__ = ["play", "parse_params", "kripke_commands"]
 
 
 def parse_params(pairs: list[str]) -> dict[str, Any]:
@@ -39,3 +44,43 @@ def play(args: argparse.Namespace, out: TextIO) -> int:
     narrate = game_narrator(args.game)
     args.params = parse_params(getattr(args, "param", []) or [])
     return int(narrate(args, out) or 0)
+
+
+def kripke_commands(sub: Any) -> dict[str, Any]:
+    """Add ``play`` and ``tournament`` to the ``kripke`` subparsers (entry point)."""
+    from kripke.cli import Command
+
+    pl = sub.add_parser("play", help="play and narrate a game with live knowledge")
+    pl.add_argument("game")
+    pl.add_argument("--variant", default=None)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--players", type=int, default=None)
+    pl.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
+    pl.add_argument("--human", type=int, default=None, help="seat played by you at the terminal")
+    pl.add_argument("--quiet", action="store_true", help="print only the result")
+    pl.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
+    )
+
+    tr = sub.add_parser("tournament", help="play many seeded games between bots")
+    tr.add_argument("game")
+    tr.add_argument("--variant", default=None)
+    tr.add_argument("--games", type=int, default=100)
+    tr.add_argument("--bots", required=True, help="comma-separated bot names")
+    tr.add_argument("--players", type=int, default=None)
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--seats", choices=("rotate", "draw"), default="rotate")
+    tr.add_argument("--out", default=None, help="JSONL results file (resumes if it exists)")
+    tr.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    tr.add_argument("--no-progress", action="store_true")
+    tr.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
+    )
+
+    def tournament(args: argparse.Namespace, out: TextIO) -> int:
+        from games.tournament import cli_main
+
+        return cli_main(args, out)
+
+    return {"play": Command(play, (GameError,)), "tournament": Command(tournament, (GameError,))}

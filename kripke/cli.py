@@ -8,19 +8,56 @@ Subcommands::
     kripke tournament bs --games 1000 --bots probabilistic,knowledge,truthful,threshold
 
 Errors in user input print one clear line and exit with status 2.
+
+``puzzle`` and ``check`` are this package's own.  Other installed packages
+add subcommands through the entry-point group ``kripke.commands`` (this
+distribution's :mod:`games` adds ``play`` and ``tournament``): an entry
+point names a function ``setup(subparsers)`` that adds its subparsers and
+returns ``{name: Command(run, errors)}``; ``run(args, out)`` returns the
+exit status and ``errors`` are the exception types reported as one line.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, TextIO
 
 from kripke.errors import KripkeError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "Command", "ENTRY_POINT_GROUP"]
+
+#: Entry-point group of subcommands contributed by other packages.
+ENTRY_POINT_GROUP = "kripke.commands"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand contributed through :data:`ENTRY_POINT_GROUP`.
+
+    ``run(args, out)`` returns the exit status; exceptions of the types in
+    ``errors`` are user errors, printed as one line with exit status 2.
+    """
+
+    run: Callable[[argparse.Namespace, TextIO], int]
+    errors: tuple[type[BaseException], ...] = ()
+
+
+_COMMANDS: dict[str, Command] = {}
+
+
+def _command_setups() -> list[Callable[[Any], Mapping[str, Command]]]:
+    setups = []
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            setups.append(ep.load())
+        except ImportError:  # an uninstalled or broken plugin leaves the other commands working
+            continue
+    return setups
+
 
 PUZZLES = ("muddy", "wise-men", "cheryl", "sum-product", "russian-cards", "drinking", "dining")
 
@@ -45,76 +82,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--engine", default=None, choices=("explicit", "symbolic"))
 
-    pl = sub.add_parser("play", help="play and narrate a game with live knowledge")
-    pl.add_argument("game")
-    pl.add_argument("--variant", default=None)
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--players", type=int, default=None)
-    pl.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
-    pl.add_argument("--human", type=int, default=None, help="seat played by you at the terminal")
-    pl.add_argument("--quiet", action="store_true", help="print only the result")
-    pl.add_argument(
-        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
-    )
-
-    tr = sub.add_parser("tournament", help="play many seeded games between bots")
-    tr.add_argument("game")
-    tr.add_argument("--variant", default=None)
-    tr.add_argument("--games", type=int, default=100)
-    tr.add_argument("--bots", required=True, help="comma-separated bot names")
-    tr.add_argument("--players", type=int, default=None)
-    tr.add_argument("--seed", type=int, default=0)
-    tr.add_argument("--seats", choices=("rotate", "draw"), default="rotate")
-    tr.add_argument("--out", default=None, help="JSONL results file (resumes if it exists)")
-    tr.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    tr.add_argument("--no-progress", action="store_true")
-    tr.add_argument(
-        "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
-    )
+    for setup in _command_setups():
+        _COMMANDS.update(setup(sub))
     return p
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
+    command = _COMMANDS.get(args.command)
+    errors: tuple[type[BaseException], ...] = (KripkeError,) + (command.errors if command else ())
     try:
         if args.command == "puzzle":
             return _puzzle(args, out)
         if args.command == "check":
             return _check(args, out)
-        if args.command == "play":
-            return _delegate("games.cli", "play", args, out)
-        if args.command == "tournament":
-            return _delegate("games.tournament", "cli_main", args, out)
-    except KripkeError as exc:
+        if command is not None:
+            return int(command.run(args, out) or 0)
+    except errors as exc:
         print(f"kripke: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("kripke: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # games report their own typed errors
-        from games.errors import GameError
-
-        if isinstance(exc, GameError):
-            print(f"kripke: error: {exc}", file=sys.stderr)
-            return 2
-        raise
+    except BrokenPipeError:  # the reader went away (``kripke play ... | head``)
+        sys.stderr.close()
+        return 0
     return 1
-
-
-def _delegate(module: str, func: str, args: argparse.Namespace, out: TextIO) -> int:
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            print(
-                f"kripke: error: {args.command} is not available ({module} is missing)",
-                file=sys.stderr,
-            )
-            return 2
-        raise
-    return int(getattr(mod, func)(args, out) or 0)
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:

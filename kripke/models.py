@@ -687,11 +687,9 @@ class KripkeModel:
         return hash((self.num_worlds, self.atoms, frozenset(self.agents)))
 
     def _repr_png_(self) -> bytes | None:
-        try:
-            from visualize import model_png  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-        return model_png(self)
+        from kripke.display import render_png
+
+        return render_png("model", self)
 
     # ----------------------------------------------------------- conversion
     def to_networkx(self) -> Any:
@@ -902,11 +900,9 @@ class PointedModel:
         return hash((self.model, self._designated))
 
     def _repr_png_(self) -> bytes | None:
-        try:
-            from visualize import model_png  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-        return model_png(self)
+        from kripke.display import render_png
+
+        return render_png("model", self)
 
 
 def save_model(model: KripkeModel | PointedModel, path: str | Path) -> None:

@@ -230,11 +230,9 @@ class ActionModel:
         return KripkeModel(list(self.events), [], np.zeros((0, len(self.events)), bool), self.rel)
 
     def _repr_png_(self) -> bytes | None:
-        try:
-            from visualize import action_model_png
-        except ImportError:
-            return None
-        return action_model_png(self)
+        from kripke.display import render_png
+
+        return render_png("action_model", self)
 
 
 def _product(

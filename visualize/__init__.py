@@ -94,4 +94,21 @@ __all__ = [
     "deterministic_style",
     "seat_view_html",
     "show_seat",
+    "register_display",
 ]
+
+
+def register_display() -> None:
+    """Register this package's pictures with :mod:`kripke.display` (notebook ``_repr_png_``).
+
+    Called on import and through the ``kripke.display`` entry point, so
+    models draw themselves in a notebook without :mod:`kripke` importing
+    this package.
+    """
+    from kripke.display import register_renderer
+
+    register_renderer("model", model_png)
+    register_renderer("action_model", action_model_png)
+
+
+register_display()

@@ -1253,15 +1253,14 @@ _PNG_MAX_STATES = 64
 
 
 def _structure_png(obj: KnowledgeStructure | PointedStructure) -> bytes | None:
-    """The notebook picture of a small structure: its explicit model drawn by
-    :mod:`visualize` (``None``, hence the text form, beyond 64 states)."""
+    """The notebook picture of a small structure: its explicit model drawn by the
+    registered model renderer (:mod:`kripke.display`); ``None``, hence the text
+    form, beyond 64 states or without a renderer."""
+    from kripke.display import render_png, renderers
+
     ks = obj.structure if isinstance(obj, PointedStructure) else obj
-    if ks.num_states() > _PNG_MAX_STATES:
-        return None
-    try:
-        from visualize import model_png  # type: ignore[attr-defined]
-    except ImportError:
+    if ks.num_states() > _PNG_MAX_STATES or "model" not in renderers():
         return None
     from kripke.symbolic.translate import to_explicit
 
-    return model_png(to_explicit(obj))  # type: ignore[arg-type]
+    return render_png("model", to_explicit(obj))
