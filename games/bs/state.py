@@ -1,30 +1,4 @@
-"""The BS engine: one game, variants ``classic`` and ``koth``.
-
-Rules: ``bs-classic.txt`` (variant ``classic``) and the programming-tournament
-text ``bs-koth.txt`` (variant ``koth``), with the decisions of
-``CLARIFICATIONS.md``:
-
-* ``classic`` — 2 or more players, one 52-card deck dealt round the table from
-  seat 0 (the first seats get the extra cards).  Chance spins the bottle for
-  the first player, who lays one card of any rank face up; from then on each
-  play claims the rank after the previous one (2 3 … 10 J Q K A 2 …).  A play
-  is one or more cards face down; the count is public and cannot be a lie,
-  the ranks can.  The other players then decide, without seeing each other's
-  decision, whether to call BS; the first caller in turn order after the
-  player is the caller.  A call reveals the play: a liar takes the whole
-  pile, otherwise the caller does.  A player with no cards once the calls on
-  their play are settled wins.
-* ``koth`` — exactly 4 players, ranks 0–12 with four identical cards each, 13
-  cards per hand, a random seat order per game, required ranks 0, 1, …, 12,
-  0, … from the first play.  Several callers: chance picks one uniformly.  A
-  caught liar takes the pile, then the caller puts one random card of their
-  own hand face down on the new pile (only the caller sees which).  Whoever
-  has no cards after a play and its call is settled wins, the caller who
-  gave away their last card included.  After ``max_rounds`` rounds (a round
-  is every player playing once) the game ends with no winner.
-
-Both variants share the round cap (``max_rounds``, default 1000); the
-classic text has none, so there it only guards against endless games.
+"""The BS engine: one game, variants ``classic`` and ``koth`` (rules: :mod:`games.bs`).
 
 Actions are small ints: ``PASS`` (0) and ``CALL`` (1) at a call decision, and
 ``play_action(cards)`` for a play, the cards encoded in mixed radix.  Chance
@@ -36,18 +10,6 @@ the order, the hand sizes and each seat's own hand, each play's player,
 required rank and count (the cards only to the player), who called and who
 was chosen, the revealed cards, who took the pile (the cards only to the
 taker), the penalty card (only to the caller) and the end.
-:class:`SeatKnowledge` turns one seat's observations into exact deal
-knowledge (:mod:`games.deal`).
-
-Examples
---------
->>> from games.base import load_game, make_bot, play_game
->>> game = load_game("bs", variant="koth")
->>> bots = [make_bot("bs", name, seed=i) for i, name in
-...         enumerate(["truthful", "liar", "threshold", "random"])]
->>> result = play_game(game, bots, seed=7)
->>> sorted(result.returns)
-[0.0, 0.0, 0.0, 1.0]
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ from games.bs_zpy.state import BSZPYGame
 from games.errors import GameError
 from games.shengji.bots import HeuristicBot, choose_lead
 from games.shengji.rules.cards import NUM_FACES, Card, card, card_points
-from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.follow import FollowRules, greedy_follow
 from games.shengji.rules.formats import Format, count_faces
 from games.shengji.rules.trump import TRUMP_SUIT, table
 from games.shengji.state import COMMIT, PASS, select_action
@@ -126,7 +126,7 @@ def choose_follow(
     rules = FollowRules(hand, fmt, draw_policy)
     cands = [list(p) for p in itertools.islice(rules.plays(), limit)]
     if not cands:
-        cands = [_greedy(rules)]
+        cands = [greedy_follow(rules)]
     base = [(p.eligible, list(p.shown)) for p in plays]
     cur = claim_winner(fmt, base) if any(ok for ok, _ in base) else None
     idx = len(base)
@@ -148,18 +148,6 @@ def choose_follow(
             return max(winners, key=lambda p: (pts(p), -cost(p)))
         return min(winners, key=cost)
     return min(cands, key=lambda p: (pts(p), cost(p)))
-
-
-def _greedy(rules: FollowRules) -> list[Card]:
-    sel: dict[int, int] = {}
-    for _ in range(rules.n):
-        for f in sorted(rules.hand):
-            if rules.hand[f] > sel.get(f, 0):
-                sel[f] = sel.get(f, 0) + 1
-                if rules.can_extend(sel):
-                    break
-                sel[f] -= 1
-    return [card(f) for f in sel for _ in range(sel[f])]
 
 
 def bluff_claims(
@@ -495,7 +483,7 @@ class ProbabilisticBot(_PlanBot):
 
 def _lowest_legal(k: SeatKnowledge, fmt: Format, draw_policy: str) -> list[Card]:
     rules = FollowRules(k.mine, fmt, draw_policy)
-    cands = [list(p) for p in itertools.islice(rules.plays(), 120)] or [_greedy(rules)]
+    cands = [list(p) for p in itertools.islice(rules.plays(), 120)] or [greedy_follow(rules)]
     assert k.trump is not None
     return min(cands, key=lambda p: (card_points(p), sum(_keep_value(f, k.trump) for f in p)))
 

@@ -60,7 +60,7 @@ from typing import Any, NamedTuple
 from games.base import Observation
 from games.bs_zpy.state import BSZPYState
 from games.errors import InvalidParameterError
-from games.shengji.knowledge import SeatDeal
+from games.shengji.knowledge import SeatDeal, drop_one
 from games.shengji.rules.cards import (
     NUM_FACES,
     Card,
@@ -281,7 +281,7 @@ class SeatKnowledge(SeatDeal):
         cs = obs.get("cards")
         if cs is not None:
             for c in cs:
-                self._drop(self.mine, c)
+                drop_one(self.mine, c)
                 self.known_out[c] += 1
         if self.use_deal:
             super().update(obs)
@@ -327,7 +327,7 @@ class SeatKnowledge(SeatDeal):
         if a == self.seat:
             sp.cards = tuple(obs["cards"])
             for c in sp.cards:
-                self._drop(self.mine, c)
+                drop_one(self.mine, c)
         if sp.lead:
             self.plays = [sp]
             self.trick_fmt = lead_format(sp.claim, self.trump)
@@ -440,14 +440,6 @@ class SeatKnowledge(SeatDeal):
             self.relaxations += 1
         for c in cons:
             self._apply(self.knowledge, c)
-
-    @staticmethod
-    def _drop(d: dict[int, int], c: int) -> None:
-        n = d.get(c, 0) - 1
-        if n > 0:
-            d[c] = n
-        else:
-            d.pop(c, None)
 
     # ------------------------------------------------------------ constraints
     def _validity(

@@ -34,7 +34,7 @@ from games.shengji.rules.formats import (
     lead_format,
 )
 from games.shengji.rules.friends import FriendSlot, FriendTracker, parse_friend
-from games.shengji.rules.scoring import advance_rank, kitty_multiplier, next_landlord
+from games.shengji.rules.scoring import kitty_multiplier, next_landlord
 from games.shengji.rules.trump import SUIT_LABELS, Trump, rank_name, table
 from games.shengji.state import (
     _SELECT,
@@ -909,20 +909,7 @@ class BSZPYState(ShengjiState):
         team = set(t.team)
         dictator, attacking = t.side_scores()
         delta = level_delta(attacking, dictator, r.decks, r.step_per_deck)
-        ll_rank = self.ranks[ll]
-        before = list(self.ranks)
-        for s in range(self.n):
-            defending = s in team
-            steps = (
-                -delta
-                if (defending and delta < 0)
-                else (delta if not defending and delta > 0 else 0)
-            )
-            new, wraps, _ = advance_rank(
-                self.ranks[s], steps, defending, ll_rank, r.advancement, r.max_rank
-            )
-            self.ranks[s] = new
-            self.metalevels[s] += wraps
+        before = self._advance_ranks(ll, team, max(-delta, 0), max(delta, 0))
         landlord_won = delta < 0
         nxt = next_landlord(ll, team, landlord_won, self.n)
         if delta > 0:
@@ -946,27 +933,16 @@ class BSZPYState(ShengjiState):
             ranks=tuple(rank_name(x) for x in self.ranks),
             next_landlord=nxt,
         )
-        self.results.append(
-            {
-                "round": self.round_no,
-                "landlord": ll,
-                "trump": str(self.trump),
-                "team": sorted(team),
-                "dictator_score": dictator,
-                "attacking_score": attacking,
-                "delta": delta,
-                "result": result,
-                "ranks_before": [rank_name(x) for x in before],
-                "ranks_after": [rank_name(x) for x in self.ranks],
-                "next_landlord": nxt,
-            }
+        self._close_round(
+            ll,
+            team,
+            before,
+            nxt,
+            dictator_score=dictator,
+            attacking_score=attacking,
+            delta=delta,
+            result=result,
         )
-        self.landlord = nxt
-        self.round_no += 1
-        if self.round_no >= r.rounds:
-            self.phase = "over"
-        else:
-            self._start_round()
 
     # ------------------------------------------------------ whole-move helpers
     def play_claim(

@@ -40,7 +40,7 @@ from games.base import Bot, Game, Observation, register_bot
 from games.errors import GameError
 from games.shengji.knowledge import SeatDeal, SeatView
 from games.shengji.rules.cards import NUM_FACES, SMALL_JOKER, Card, card
-from games.shengji.rules.follow import FollowRules
+from games.shengji.rules.follow import FollowRules, greedy_follow
 from games.shengji.rules.formats import Unit, find_readings
 from games.shengji.rules.friends import allowed_friend_cards
 from games.shengji.rules.tricks import TrickState, beats, can_beat_unit, format_readings
@@ -154,7 +154,7 @@ def choose_follow(
     rules = FollowRules(hand, fmt, draw_policy)
     cands = list(itertools.islice(rules.plays(), limit))
     if not cands:
-        cands = [tuple(_greedy_follow(rules))]
+        cands = [tuple(greedy_follow(rules))]
     partner_winning = trick_seats[trick.winner] in partners
 
     def cost(p: Iterable[int]) -> int:
@@ -188,19 +188,6 @@ def choose_follow(
 def _partner_unbeatable(trick: TrickState) -> bool:
     s = table(trick.fmt.trump).strength
     return all(s[u.first] >= 120 for u in trick.winning)
-
-
-def _greedy_follow(rules: FollowRules) -> list[Card]:
-    """A legal follow built greedily (used only if enumeration yields nothing)."""
-    sel: dict[int, int] = {}
-    for _ in range(rules.n):
-        for f in sorted(rules.hand):
-            if rules.hand[f] > sel.get(f, 0):
-                sel[f] = sel.get(f, 0) + 1
-                if rules.can_extend(sel):
-                    break
-                sel[f] -= 1
-    return [card(f) for f in sel for _ in range(sel[f])]
 
 
 # ------------------------------------------------------------------- bots

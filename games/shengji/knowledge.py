@@ -58,6 +58,7 @@ from games.shengji.rules.tricks import TrickState
 from games.shengji.rules.trump import SUIT_LABELS, Trump, rank_index, table
 
 __all__ = [
+    "drop_one",
     "SeatView",
     "seat_view_rows",
     "SeatDeal",
@@ -72,6 +73,15 @@ def _trump_from(obs: Observation) -> Trump:
     suit = obs["suit"]
     s = None if suit == "none" else SUIT_LABELS.index(suit)
     return Trump(rank_index(obs["rank"]), s)
+
+
+def drop_one(counts: dict[int, int], c: int) -> None:
+    """Remove one copy of card face ``c`` from a face -> count table (absent faces stay absent)."""
+    n = counts.get(c, 0) - 1
+    if n > 0:
+        counts[c] = n
+    else:
+        counts.pop(c, None)
 
 
 class SeatView:
@@ -144,7 +154,7 @@ class SeatView:
             if cs is not None:
                 self.buried = list(cs)
                 for c in cs:
-                    self._drop(self.hand, c)
+                    drop_one(self.hand, c)
             if self.sizes[a] > self.hand_size:
                 self.sizes[a] = self.hand_size
             if a != self.seat:
@@ -180,25 +190,17 @@ class SeatView:
         elif k == "round_end":
             self.new_round()
 
-    @staticmethod
-    def _drop(d: dict[int, int], c: int) -> None:
-        n = d.get(c, 0) - 1
-        if n > 0:
-            d[c] = n
-        else:
-            d.pop(c, None)
-
     def _on_play(self, seat: int, cards: list[Card], lead: bool) -> None:
         assert self.trump is not None
         t = table(self.trump)
         for c in cards:
             self.played[c] += 1
             if seat == self.seat:
-                self._drop(self.hand, c)
+                drop_one(self.hand, c)
             else:
                 kn = self.known[seat]
                 if kn.get(c, 0):
-                    self._drop(kn, c)
+                    drop_one(kn, c)
         self.sizes[seat] -= len(cards)
         if lead:
             self._fmt = lead_format(cards, self.trump)
@@ -321,7 +323,7 @@ def seat_view_rows(state: Any, seat: int) -> list[tuple[str, str]]:
         chosen = [card(f) for f in sorted(state.selection) for _ in range(state.selection[f])]
     left = dict(v.hand)
     for c in chosen:
-        SeatView._drop(left, c)
+        drop_one(left, c)
     hand = [card(f) for f in sorted(left) for _ in range(left[f])]
     if v.trump is not None:
         hand = sort_cards(hand, v.trump)

@@ -1086,16 +1086,7 @@ class ShengjiState(State):
             bonus_level=r.bonus_level,
             max_delta=r.max_delta,
         )
-        ll_rank = self.ranks[ll]
-        before = list(self.ranks)
-        for s in range(self.n):
-            defending = s in team
-            steps = res.landlord_delta if defending else res.attacker_delta
-            new, wraps, _blocked = advance_rank(
-                self.ranks[s], steps, defending, ll_rank, r.advancement, r.max_rank
-            )
-            self.ranks[s] = new
-            self.metalevels[s] += wraps
+        before = self._advance_ranks(ll, team, res.landlord_delta, res.attacker_delta)
         nxt = next_landlord(ll, team, res.landlord_won, self.n)
         self._observe(
             "round_end",
@@ -1109,14 +1100,37 @@ class ShengjiState(State):
             ranks=tuple(rank_name(x) for x in self.ranks),
             next_landlord=nxt,
         )
+        self._close_round(ll, team, before, nxt, attacking_points=pts, result=res)
+
+    def _advance_ranks(
+        self, landlord: int, team: set[int], landlord_steps: int, attacker_steps: int
+    ) -> list[int]:
+        """Move every seat's rank after a round (the landlord's team by
+        ``landlord_steps``, the others by ``attacker_steps``); the ranks before."""
+        r = self.rules
+        ll_rank = self.ranks[landlord]
+        before = list(self.ranks)
+        for s in range(self.n):
+            defending = s in team
+            steps = landlord_steps if defending else attacker_steps
+            new, wraps, _blocked = advance_rank(
+                self.ranks[s], steps, defending, ll_rank, r.advancement, r.max_rank
+            )
+            self.ranks[s] = new
+            self.metalevels[s] += wraps
+        return before
+
+    def _close_round(
+        self, landlord: int, team: set[int], before: list[int], nxt: int, **scores: Any
+    ) -> None:
+        """Record the round's result (``scores`` as the game reports them) and start the next."""
         self.results.append(
             {
                 "round": self.round_no,
-                "landlord": ll,
+                "landlord": landlord,
                 "trump": str(self.trump),
                 "team": sorted(team),
-                "attacking_points": pts,
-                "result": res,
+                **scores,
                 "ranks_before": [rank_name(x) for x in before],
                 "ranks_after": [rank_name(x) for x in self.ranks],
                 "next_landlord": nxt,
@@ -1124,7 +1138,7 @@ class ShengjiState(State):
         )
         self.landlord = nxt
         self.round_no += 1
-        if self.round_no >= r.rounds:
+        if self.round_no >= self.rules.rounds:
             self.phase = "over"
         else:
             self._start_round()

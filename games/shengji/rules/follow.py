@@ -56,6 +56,7 @@ from games.shengji.rules.formats import (
 from games.shengji.rules.trump import SUIT_LABELS, Trump, table
 
 __all__ = [
+    "greedy_follow",
     "DRAW_POLICIES",
     "FollowRules",
     "is_legal_follow",
@@ -389,3 +390,17 @@ def legal_follows(
     """
     fmt = _as_format(lead, trump)
     return list(FollowRules(hand, fmt, draw_policy).plays())
+
+
+def greedy_follow(rules: FollowRules) -> list[Card]:
+    """A legal follow built greedily, one card at a time (a fallback when enumerating
+    :meth:`FollowRules.plays` is not wanted)."""
+    sel: dict[int, int] = {}
+    for _ in range(rules.n):
+        for f in sorted(rules.hand):
+            if rules.hand[f] > sel.get(f, 0):
+                sel[f] = sel.get(f, 0) + 1
+                if rules.can_extend(sel):
+                    break
+                sel[f] -= 1
+    return [card(f) for f in sel for _ in range(sel[f])]
