@@ -23,7 +23,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.errors import BotError, IllegalActionError, InvalidParameterError, UnknownGameError
+from games.errors import (
+    BotError,
+    GameError,
+    IllegalActionError,
+    InvalidParameterError,
+    UnknownGameError,
+)
 
 __all__ = [
     "CHANCE",
@@ -232,13 +238,26 @@ class State(ABC):
         if cur == CHANCE:
             if action not in dict(self._chance_outcomes()):
                 raise IllegalActionError(f"{action} is not a chance outcome here")
-        elif not self._is_legal(cur, action):
+        elif not self._checked_legal(cur, action):
             raise IllegalActionError(
                 f"P{cur} cannot play {self._safe_action_string(cur, action)}: "
-                f"{self._illegal_reason(cur, action)}"
+                f"{self._safe_illegal_reason(cur, action)}"
             )
         self._apply_action(action)
         self._history.append(action)
+
+    def _checked_legal(self, player: int, action: int) -> bool:
+        """``_is_legal``, with an action a game cannot even decode counted as illegal."""
+        try:
+            return bool(self._is_legal(player, action))
+        except (GameError, IndexError, ValueError, OverflowError, KeyError, TypeError):
+            return False
+
+    def _safe_illegal_reason(self, player: int, action: int) -> str:
+        try:
+            return self._illegal_reason(player, action)
+        except (GameError, IndexError, ValueError, OverflowError, KeyError, TypeError):
+            return f"{action} is not an action of this game"
 
     def _safe_action_string(self, player: int, action: int) -> str:
         try:

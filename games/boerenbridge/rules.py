@@ -145,8 +145,10 @@ def parse_cards(text: str | Iterable[str | int]) -> list[int]:
     tokens: list[str | int]
     if isinstance(text, str):
         tokens = [t for t in text.replace(",", " ").split() if t]
-    else:
+    elif isinstance(text, Iterable):
         tokens = list(text)
+    else:
+        raise CardParseError(f"{text!r} is not a card list: give text such as 'AH KS' or a list")
     return [parse_card(t) for t in tokens]
 
 

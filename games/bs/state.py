@@ -108,14 +108,14 @@ class BSGame(Game):
     def decode(self, action: int) -> list[int]:
         """Count vector over card kinds of a play action."""
         code = action - _PLAY0
-        out = [0] * self.num_kinds
         r = self.radix
+        if not 0 < code < r**self.num_kinds:
+            raise IllegalActionError(f"action {action} is not a play of this deck")
+        out = [0] * self.num_kinds
         k = 0
         while code:
             code, out[k] = divmod(code, r)
             k += 1
-            if k > self.num_kinds:
-                raise IllegalActionError(f"action {action} is not a play of this deck")
         return out
 
     def play_action(self, cards: CardsLike) -> int:

@@ -476,6 +476,8 @@ class BSZPYGame(ShengjiGame):
 def _parse_trump(trump: str | Trump) -> Trump:
     if isinstance(trump, Trump):
         return trump
+    if not isinstance(trump, str) or not trump.strip():
+        raise InvalidParameterError(f"trump must be text such as '2D' or '2NT', got {trump!r}")
     text = trump.strip().upper()
     if text.endswith("NT"):
         return Trump(text[:-2] or "NT", None)
@@ -513,20 +515,36 @@ class BSZPYState(ShengjiState):
         leader: int | None,
     ) -> None:
         r = self.rules
+        if not isinstance(hands, Sequence) or isinstance(hands, str):
+            raise InvalidParameterError(f"hands must be one card list per seat, got {hands!r}")
         if len(hands) != self.n:
             raise InvalidParameterError(f"give one hand per seat ({self.n}), not {len(hands)}")
-        cs = [parse_cards(h) if isinstance(h, str) else [card(c) for c in h] for h in hands]
+        cs = [parse_cards(h) for h in hands]
         if len({len(h) for h in cs}) != 1 or not cs[0]:
             raise InvalidParameterError("every hand must hold the same number (>= 1) of cards")
-        if not 0 <= landlord < self.n:
-            raise InvalidParameterError(f"the dictator must be a seat 0..{self.n - 1}")
-        kit = parse_cards(kitty) if isinstance(kitty, str) else [card(c) for c in kitty]
+        if (
+            not isinstance(landlord, int)
+            or isinstance(landlord, bool)
+            or not 0 <= landlord < self.n
+        ):
+            raise InvalidParameterError(
+                f"the dictator must be a seat 0..{self.n - 1}, got {landlord!r}"
+            )
+        if leader is not None and (
+            not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < self.n
+        ):
+            raise InvalidParameterError(
+                f"the leader must be a seat 0..{self.n - 1}, got {leader!r}"
+            )
+        kit = parse_cards(kitty)
         every = count_faces([c for h in cs for c in h] + kit)
         for f, k in every.items():
             if k > r.decks:
                 raise InvalidParameterError(
                     f"{card(f)} appears {k} times but there are only {r.decks} decks"
                 )
+        if not isinstance(friends, Iterable) or isinstance(friends, str):
+            raise InvalidParameterError(f"friends must be a list of friend cards, got {friends!r}")
         slots = [s if isinstance(s, FriendSlot) else parse_friend(s) for s in friends]
         tr = _parse_trump(trump)
         self.trump = tr
@@ -980,7 +998,7 @@ class BSZPYState(ShengjiState):
 
     def decide_calls(self, calls: Mapping[int, bool] | Iterable[int]) -> None:
         """Apply every open call decision: seats in ``calls`` (or mapped to True) call BS."""
-        want = {s for s, v in calls.items() if v} if isinstance(calls, Mapping) else set(calls)
+        want = _callers(calls, self.n)
         if self.phase != "call":
             raise IllegalActionError("no play is waiting for calls")
         bad = want - set(self.to_decide)
@@ -994,6 +1012,28 @@ class BSZPYState(ShengjiState):
     def waiting_claim(self) -> ClaimRecord | None:
         """The play waiting for calls (the true cards: for the engine and tests, not for bots)."""
         return self.table.waiting() if self.table is not None else None
+
+
+def _callers(calls: Any, n: int) -> set[int]:
+    """The seats that call, from ``{seat: bool}`` or an iterable of seats; a typed error
+    naming the first entry that is not a seat number (or, in a mapping, not a bool)."""
+    if isinstance(calls, Mapping):
+        items = list(calls.items())
+    elif isinstance(calls, Iterable) and not isinstance(calls, str | bytes):
+        items = [(s, True) for s in calls]
+    else:
+        raise IllegalActionError(
+            f"calls must be a mapping {{seat: True/False}} or a list of seats, got {calls!r}"
+        )
+    want = set()
+    for seat, call in items:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise IllegalActionError(f"{seat!r} is not a seat (0..{n - 1})")
+        if not isinstance(call, bool):
+            raise IllegalActionError(f"seat {seat}: a call decision is True or False, got {call!r}")
+        if call:
+            want.add(seat)
+    return want
 
 
 def _expand(counts: Mapping[int, int]) -> list[Card]:

@@ -144,6 +144,8 @@ def parse_card(text: str) -> Card:
     ...
     games.errors.CardParseError: '11S' is not a card: write rank then suit (2-10, J, Q, K, A and C, D, H, S), or SJ/BJ (J-/J+) for the jokers
     """
+    if not isinstance(text, str):
+        raise CardParseError(f"{text!r} is not a card: write it as text such as 10C or QS")
     c = _BY_TEXT.get(text.strip().upper())
     if c is None:
         raise CardParseError(
@@ -172,6 +174,8 @@ def parse_cards(text: str | Iterable[int | str]) -> list[Card]:
     """
     if isinstance(text, str):
         return [parse_card(tok) for tok in text.replace(",", " ").split()]
+    if not isinstance(text, Iterable):
+        raise CardParseError(f"{text!r} is not a card list: give text such as '10C QS' or a list")
     return [card(x) for x in text]
 
 

@@ -226,6 +226,8 @@ def resolve_friends(
 
 def parse_friend(text: str) -> FriendSlot:
     """Read ``AS``, ``2:AS`` or ``second AS`` as a friend slot (default ordinal 1)."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"cannot read friend {text!r}: write e.g. AS, 2:AS or second AS")
     tok = text.strip().replace(":", " ").split()
     if len(tok) == 1:
         return FriendSlot(parse_cards(tok[0])[0], 1)
