@@ -9,6 +9,7 @@ __all__ = [
     "UnknownGameError",
     "InvalidParameterError",
     "BotError",
+    "BotLoadError",
     "InconsistentKnowledgeError",
 ]
 
@@ -42,6 +43,22 @@ class InvalidParameterError(GameError, ValueError):
 
 class BotError(GameError, RuntimeError):
     """A bot raised or returned an illegal action."""
+
+
+class BotLoadError(BotError, ValueError):
+    """A bot of the user's own could not be loaded from its spec.
+
+    The spec is ``path/to/my_bot.py:MyBot``, ``package.module:MyBot`` or the
+    name of an installed entry point (:mod:`games.botspec`).  The message
+    names the file or module, the class and what is missing: the file, a
+    line with a syntax error, the class (listing the classes found), the
+    :class:`~games.base.Bot` base class, a constructor taking ``seed``, or
+    the installed package of an entry point.  ``spec`` is the spec as given.
+    """
+
+    def __init__(self, message: str, spec: str = ""):
+        super().__init__(message)
+        self.spec = spec
 
 
 class InconsistentKnowledgeError(GameError, ValueError):
