@@ -39,6 +39,25 @@ def _value(text: str) -> Any:
     return text
 
 
+class _SeatsAction(argparse.Action):
+    """``--human 0 --human 2`` or ``--human 0,2``: ``args.humans`` holds every seat
+    in order, ``args.human`` the first (tables read both through
+    :func:`games.prompt.human_seats`)."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        seats = list(getattr(namespace, "humans", None) or [])
+        for token in str(values).split(","):
+            token = token.strip()
+            try:
+                seat = int(token)
+            except ValueError:
+                parser.error(f"--human takes seat numbers, got {token!r}")
+            if seat not in seats:
+                seats.append(seat)
+        namespace.humans = seats
+        namespace.human = seats[0]
+
+
 def play(args: argparse.Namespace, out: TextIO) -> int:
     """Run the narrator of ``args.game``."""
     narrate = game_narrator(args.game)
@@ -56,7 +75,13 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--players", type=int, default=None)
     pl.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
-    pl.add_argument("--human", type=int, default=None, help="seat played by you at the terminal")
+    pl.add_argument(
+        "--human",
+        action=_SeatsAction,
+        default=None,
+        metavar="SEAT",
+        help="seat played by you at the terminal; repeat it or give SEAT,SEAT for hot-seat play",
+    )
     pl.add_argument("--quiet", action="store_true", help="print only the result")
     pl.add_argument(
         "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"

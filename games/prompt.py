@@ -49,9 +49,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from games.errors import GameError
+from games.errors import GameError, InvalidParameterError
 
-__all__ = ["BadAnswerError", "InputClosedError", "Command", "Prompt", "parse_int", "HELP_WORDS"]
+__all__ = [
+    "BadAnswerError",
+    "InputClosedError",
+    "Command",
+    "Prompt",
+    "parse_int",
+    "human_seats",
+    "HELP_WORDS",
+]
 
 #: Words that list the commands valid now.
 HELP_WORDS = ("help", "?")
@@ -147,6 +155,44 @@ def parse_int(text: str, low: int, high: int, *, what: str = "a number") -> int:
     if not low <= value <= high:
         raise BadAnswerError(f"{token!r} is not {what}: {hint}")
     return value
+
+
+def human_seats(args: Any, players: int) -> tuple[int, ...]:
+    """The human seats of ``kripke play`` arguments, checked against ``players`` seats.
+
+    Reads ``args.humans`` (every ``--human`` seat, as the command line
+    sets it) or else ``args.human`` (one seat, or ``None``).
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the seat that is not a seat of this game.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> human_seats(SimpleNamespace(human=0, humans=[0, 2]), 4)
+    (0, 2)
+    >>> human_seats(SimpleNamespace(human=None), 4)
+    ()
+    >>> human_seats(SimpleNamespace(human=5), 4)
+    Traceback (most recent call last):
+    ...
+    games.errors.InvalidParameterError: --human 5 is not a seat of this game (0..3)
+    """
+    seats = getattr(args, "humans", None)
+    if seats is None:
+        one = getattr(args, "human", None)
+        seats = [] if one is None else [one]
+    out: list[int] = []
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidParameterError(
+                f"--human {seat} is not a seat of this game (0..{players - 1})"
+            )
+        if seat not in out:
+            out.append(seat)
+    return tuple(out)
 
 
 class Prompt:
