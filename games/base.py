@@ -413,14 +413,62 @@ class State(ABC):
 
 
 class Bot(ABC):
-    """A player that sees only what its seat observes.
+    """A player that sees only what its seat observes; subclass it to write a bot.
 
-    The controller calls :meth:`restart` once per game, :meth:`inform` with
-    every observation of the bot's seat as it arrives, and :meth:`step` when
-    the seat must act, passing the legal actions.  Nothing else reaches a bot.
+    The controller (:func:`play_game`, a tournament, a table) calls
+
+    1. :meth:`restart` ``(game, seat)`` once per game: the game's parameters
+       (``game.params``, ``game.num_players()``) and the bot's seat number;
+    2. :meth:`inform` ``(observation)`` with every :class:`Observation` of the
+       bot's seat, in order, before each decision: the events of the game as
+       this seat saw them.  Another seat's hidden cards are simply absent:
+       the seat's own deal shows its cards, another seat's deal only that it
+       happened; a face-down play shows the player its cards and everybody
+       else the count;
+    3. :meth:`step` ``(legal_actions)`` when the seat must act: the sorted
+       legal action ints; return one of them (``game`` decodes them, e.g.
+       ``game.cards_of(action)`` in BS).
+
+    Nothing else reaches a bot: not the state, not other seats' cards, not
+    the other bots.  A bot that raises or returns an illegal action forfeits
+    its tournament game.  The constructor takes ``seed`` (``self.rng`` is a
+    ``random.Random(seed)``: draw every random choice from it, so a seed
+    replays a game); a subclass with its own ``__init__`` accepts ``seed``
+    and calls ``super().__init__(seed)``.  ``games`` names the games the bot
+    plays (empty: any).  A subclass in a file of one's own plays in a
+    tournament as ``--bots path/to/my_bot.py:MyBot`` (:mod:`games.botspec`).
+
+    Examples
+    --------
+    A bot that plays the smallest legal action and keeps what it saw:
+
+    >>> class Smallest(Bot):
+    ...     games = ("bs",)
+    ...     def restart(self, game, seat):
+    ...         super().restart(game, seat)
+    ...         self.seen = []
+    ...     def inform(self, observation):
+    ...         self.seen.append(observation)
+    ...     def step(self, legal_actions):
+    ...         return legal_actions[0]
+    >>> bots = [Smallest(seed=s) for s in range(4)]
+    >>> _ = play_game(load_game("bs", variant="koth"), bots, seed=2, max_steps=54)
+    >>> for observation in bots[0].seen:  # seat 0: its own cards, the others' counts
+    ...     print(observation)
+    order order=[3,2,0,1]
+    deal sizes=[13,13,13,13]
+    P0 hand cards=[0,0,1,4,4,6,7,9,9,10,11,12,12]
+    P1 hand
+    P2 hand
+    P3 hand
+    P3 play count=1 hand=12 rank=0
+    >>> print(bots[3].seen[-1])  # the player itself sees the card it put down
+    P3 play cards=[0] count=1 hand=12 rank=0
     """
 
     name: ClassVar[str] = "bot"
+    #: The games this bot plays (names as in :func:`load_game`); empty: any game.
+    games: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -528,18 +576,42 @@ def game_narrator(name: str) -> Callable[..., int]:
 
 
 def registered_bots(game: str) -> list[str]:
-    """Names of the bots registered for ``game``."""
-    return sorted(_entry(game).bots)
+    """Names of the bots of ``game``: this package's and installed packages' (entry points).
+
+    Installed packages register bots under the entry-point group
+    ``kripke_games.bots`` (see :mod:`games.botspec`).
+    """
+    from games.botspec import entry_point_bots
+
+    return sorted(set(_entry(game).bots) | set(entry_point_bots(game)))
 
 
 def make_bot(game: str, name: str, seed: int | None = None) -> Bot:
-    """Instantiate the bot ``name`` of ``game`` with a seed."""
+    """Instantiate the bot ``name`` of ``game`` with a seed.
+
+    ``name`` is a registered bot, an installed package's bot (entry point),
+    or a bot of one's own: ``path/to/my_bot.py:MyBot`` or
+    ``package.module:MyBot`` (:mod:`games.botspec`).
+
+    Raises
+    ------
+    UnknownGameError
+        An unknown game, or a name that is no bot of the game and no spec.
+    BotLoadError
+        A spec or entry point that cannot be loaded (names what is missing).
+    """
     bots = _entry(game).bots
-    if name not in bots:
-        raise UnknownGameError(
-            f"unknown bot {name!r} for {game}; known bots: {', '.join(sorted(bots))}"
-        )
-    return bots[name](seed=seed)
+    if name in bots:
+        return bots[name](seed=seed)
+    from games import botspec
+
+    if botspec.is_bot_spec(name) or name in botspec.entry_point_bots(game):
+        bot: Bot = botspec.make_bot_from_spec(game, name, seed)
+        return bot
+    raise UnknownGameError(
+        f"unknown bot {name!r} for {game}; known bots: {', '.join(registered_bots(game))}; "
+        "or a bot of your own: path/to/my_bot.py:MyBot or package.module:MyBot"
+    )
 
 
 # -------------------------------------------------------------------- runner
