@@ -20,6 +20,7 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -44,6 +45,7 @@ __all__ = [
     "register_game",
     "register_bot",
     "load_game",
+    "game_parameters",
     "make_bot",
     "registered_games",
     "registered_bots",
@@ -559,12 +561,51 @@ def registered_games() -> list[str]:
 
 
 def load_game(name: str, **params: Any) -> Game:
-    """Build a registered game with parameters, e.g. ``load_game("bs", variant="koth")``."""
+    """Build a registered game with parameters, e.g. ``load_game("bs", variant="koth")``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A parameter the game does not have (the message lists the valid
+        ones) or a bad value.
+
+    Examples
+    --------
+    >>> load_game("bs", foo=1)
+    Traceback (most recent call last):
+    ...
+    games.errors.InvalidParameterError: bs has no parameter 'foo'; its parameters: variant, players, max_rounds
+    """
     factory = _entry(name).factory
     try:
         return factory(**params)
     except TypeError as exc:
+        valid = game_parameters(name)
+        unknown = [k for k in params if valid and k not in valid]
+        if unknown:
+            raise InvalidParameterError(
+                f"{name} has no parameter {unknown[0]!r}; its parameters: {', '.join(valid)}"
+            ) from None
         raise InvalidParameterError(f"{name}: {exc}") from None
+
+
+def game_parameters(name: str) -> list[str]:
+    """The parameter names of the game ``name`` (its default parameter object's fields).
+
+    Examples
+    --------
+    >>> game_parameters("bs")
+    ['variant', 'players', 'max_rounds']
+    """
+    import dataclasses
+
+    try:
+        params = _entry(name).factory().params
+    except Exception:  # a game that cannot be built with defaults lists nothing
+        return []
+    if dataclasses.is_dataclass(params):
+        return [f.name for f in dataclasses.fields(params)]
+    return []
 
 
 def game_narrator(name: str) -> Callable[..., int]:
@@ -660,6 +701,8 @@ def play_game(
     forfeit_on_error: bool = False,
     keep_state: bool = False,
     start: State | None = None,
+    guard: Callable[[int, str, int], AbstractContextManager[Any]] | None = None,
+    bot_faults: tuple[type[BaseException], ...] = (Exception, SystemExit),
 ) -> GameResult:
     """Play one game with ``bots`` (one per seat), chance drawn from ``seed``.
 
@@ -669,24 +712,67 @@ def play_game(
     starts from ``start`` (a state of ``game``, e.g. a hand-made position; it
     is played on, not copied) instead of a new initial state.
 
-    With ``forfeit_on_error`` a bot that raises or returns an illegal action
-    forfeits: the game stops, that seat's return is -1 and the others' 0, and
-    the reason is recorded; otherwise a :class:`BotError` is raised.
+    A bot *faults* when its ``restart``, ``inform`` or ``step`` raises one of
+    ``bot_faults`` (by default any ``Exception`` and ``SystemExit``: a bot
+    cannot end the program; ``KeyboardInterrupt`` is the user's and passes)
+    or when ``step`` returns an illegal action.  With ``forfeit_on_error`` a
+    faulting bot forfeits: the game stops, that seat's return is -1 and the
+    others' 0, and the reason is recorded; otherwise a :class:`BotError` is
+    raised.
+
+    ``guard(seat, what, steps)``, if given, is a context manager entered
+    around every call of a bot (``what`` is ``"restart"``, ``"inform"`` or
+    ``"step"``; ``steps`` the actions applied so far); an exception it raises
+    (a time limit, say) is that bot's fault like one the bot raised.
+
+    Examples
+    --------
+    >>> class Quitter(Bot):
+    ...     def step(self, legal_actions):
+    ...         raise SystemExit("bye")
+    >>> import games.bs
+    >>> game = load_game("bs", variant="koth")
+    >>> bots = [Quitter()] + [make_bot("bs", "truthful", seed=s) for s in range(3)]
+    >>> res = play_game(game, bots, seed=1, forfeit_on_error=True)
+    >>> res.forfeit, res.reason
+    (0, 'P0 (bot) SystemExit: bye')
     """
     if len(bots) != game.num_players():
         raise InvalidParameterError(f"{game.name} needs {game.num_players()} bots, got {len(bots)}")
     rng = random.Random(seed)
     state = game.new_initial_state() if start is None else start
-    for seat, bot in enumerate(bots):
-        bot.restart(game, seat)
-    seen = [0] * len(bots)
     steps = 0
+
+    def call(seat: int, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+        if guard is None:
+            return fn(*args)
+        with guard(seat, what, steps):
+            return fn(*args)
+
+    def fault(seat: int, what: str, exc: BaseException) -> GameResult:
+        where = "" if what == "step" else f" in {what}"
+        reason = f"P{seat} ({bots[seat].name}) {type(exc).__name__}{where}: {exc}"
+        if not forfeit_on_error:
+            raise BotError(reason) from exc
+        rets = [0.0] * len(bots)
+        rets[seat] = -1.0
+        return GameResult(rets, state.history(), steps, seat, reason, state if keep_state else None)
+
+    for seat, bot in enumerate(bots):
+        try:
+            call(seat, "restart", bot.restart, game, seat)
+        except bot_faults as exc:
+            return fault(seat, "restart", exc)
+    seen = [0] * len(bots)
     while True:
         for seat, bot in enumerate(bots):
             obs = state._observations[seat]
-            while seen[seat] < len(obs):
-                bot.inform(obs[seen[seat]])
-                seen[seat] += 1
+            try:
+                while seen[seat] < len(obs):
+                    call(seat, "inform", bot.inform, obs[seen[seat]])
+                    seen[seat] += 1
+            except bot_faults as exc:
+                return fault(seat, "inform", exc)
         cur = state.current_player()
         if cur == TERMINAL:
             break
@@ -697,19 +783,12 @@ def play_game(
         else:
             legal = state.legal_actions(cur)
             try:
-                action = bots[cur].step(legal)
+                action = call(cur, "step", bots[cur].step, legal)
                 if on_step is not None:
                     on_step(state, cur, action)
                 state.apply_action(action)
-            except Exception as exc:  # a misbehaving bot forfeits
-                reason = f"P{cur} ({bots[cur].name}) {type(exc).__name__}: {exc}"
-                if not forfeit_on_error:
-                    raise BotError(reason) from exc
-                rets = [0.0] * len(bots)
-                rets[cur] = -1.0
-                return GameResult(
-                    rets, state.history(), steps, cur, reason, state if keep_state else None
-                )
+            except bot_faults as exc:  # a misbehaving bot forfeits
+                return fault(cur, "step", exc)
             steps += 1
             continue
         if on_step is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from games.base import game_narrator
+from games.base import game_narrator, load_game
 from games.errors import GameError, InvalidParameterError
 
 __all__ = ["play", "parse_params", "kripke_commands"]
@@ -62,6 +62,8 @@ def play(args: argparse.Namespace, out: TextIO) -> int:
     """Run the narrator of ``args.game``."""
     narrate = game_narrator(args.game)
     args.params = parse_params(getattr(args, "param", []) or [])
+    given = {k: getattr(args, k, None) for k in ("variant", "players")}
+    load_game(args.game, **{k: v for k, v in given.items() if v is not None}, **args.params)
     return int(narrate(args, out) or 0)
 
 
