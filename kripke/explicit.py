@@ -143,10 +143,39 @@ class _Evaluator:
         hit = self.memo.get(f)
         if hit is not None:
             return hit
-        r = self._compute(f)
-        r.flags.writeable = False
-        self.memo[f] = r
-        return r
+        # Without recursion, so any nesting depth evaluates: a node is computed
+        # once everything it needs (its subformulas, in this model or in an
+        # updated one) is in the memo.
+        stack: list[tuple[_Evaluator, Formula]] = [(self, f)]
+        while stack:
+            ev, g = stack[-1]
+            if g in ev.memo:
+                stack.pop()
+                continue
+            todo = ev._missing(g)
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            r = ev._compute(g)
+            r.flags.writeable = False
+            ev.memo[g] = r
+        return self.memo[f]
+
+    def _missing(self, f: Formula) -> list[tuple[_Evaluator, Formula]]:
+        """What ``_compute(f)`` needs that is not memoised yet."""
+        match f:
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                t = self.memo.get(ann)
+                if t is None:
+                    return [(self, ann)]
+                sub = _Evaluator(self._restricted(ann, t))
+                return [] if arg in sub.memo else [(sub, arg)]
+            case Action(model, _, arg) | ActionDiamond(model, _, arg):
+                sub = _Evaluator(self._product(model)[0])
+                return [] if arg in sub.memo else [(sub, arg)]
+            case _:
+                return [(self, c) for c in f.children() if c not in self.memo]
 
     def _compute(self, f: Formula) -> np.ndarray:
         m = self.model

@@ -113,7 +113,8 @@ class Formula:
     structural equality.  Use :func:`kripke.parser.parse` to read text.
     """
 
-    __slots__ = ()
+    __slots__ = ("_h",)  # the cached hash, set on first use (never pickled)
+    _h: int
 
     # -- operators ---------------------------------------------------------
     def __and__(self, other: object) -> Formula:
@@ -143,6 +144,54 @@ class Formula:
         if not isinstance(other, Formula):
             return NotImplemented
         return Implies(self, other)
+
+    # -- structural equality and hashing (iterative: any depth) -------------
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that are not subformulas (names, agents, events, action model)."""
+        return ()
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented
+        stack: list[tuple[Formula, Formula]] = [(self, other)]  # type: ignore[list-item]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b):
+                return False
+            ha, hb = _cached_hash(a), _cached_hash(b)
+            if ha is not None and hb is not None and ha != hb:
+                return False
+            if a._fields() != b._fields():
+                return False
+            ca, cb = a.children(), b.children()
+            if len(ca) != len(cb):
+                return False
+            stack.extend(zip(ca, cb, strict=True))
+        return True
+
+    def __hash__(self) -> int:
+        h = _cached_hash(self)
+        if h is not None:
+            return h
+        # children before parents, so every node hashes its children's cached hashes
+        stack: list[Formula] = [self]
+        while stack:
+            f = stack[-1]
+            if _cached_hash(f) is not None:
+                stack.pop()
+                continue
+            todo = [c for c in f.children() if _cached_hash(c) is None]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            kids = tuple(_cached_hash(c) for c in f.children())
+            object.__setattr__(f, "_h", hash((type(f).__name__, f._fields(), kids)))
+        return self._h
 
     # -- structure ---------------------------------------------------------
     @abstractmethod
@@ -194,9 +243,27 @@ class Formula:
             depth[f] = inner
         return depth[self]
 
+    def depth(self) -> int:
+        """Nesting depth of the formula tree (an atom has depth 1).
+
+        >>> from kripke.parser import parse
+        >>> parse("~~p & q").depth()
+        4
+        """
+        depth: dict[Formula, int] = {}
+        for f in self.subformulas():
+            depth[f] = 1 + max((depth[c] for c in f.children()), default=0)
+        return depth[self]
+
     def size(self) -> int:
         """Number of nodes of the formula tree."""
-        return 1 + sum(c.size() for c in self.children())
+        total = 0
+        stack: list[Formula] = [self]
+        while stack:
+            f = stack.pop()
+            total += 1
+            stack.extend(f.children())
+        return total
 
     def is_propositional(self) -> bool:
         """Whether the formula has no modal or dynamic operator."""
@@ -205,33 +272,40 @@ class Formula:
             for f in self.subformulas()
         )
 
-    # -- rendering ---------------------------------------------------------
+    # -- rendering (iterative: any depth) ----------------------------------
     @abstractmethod
     def _prec(self) -> int: ...
 
     @abstractmethod
-    def _text(self) -> str: ...
+    def _text_parts(self) -> list[_Part]:
+        """The text syntax: strings and ``(child, min_prec)`` slots, in order."""
 
     @abstractmethod
-    def _latex(self) -> str: ...
+    def _latex_parts(self) -> list[_Part]:
+        """The LaTeX rendering, in the same form as :meth:`_text_parts`."""
+
+    @abstractmethod
+    def _repr_parts(self) -> list[_Part]:
+        """The code rendering, in the same form as :meth:`_text_parts`."""
+
+    def _text(self) -> str:
+        return _render(self, "_text_parts")
+
+    def _latex(self) -> str:
+        return _render(self, "_latex_parts")
 
     def __str__(self) -> str:
-        return self._text()
+        return _render(self, "_text_parts")
 
-    def _wrap(self, child: Formula, min_prec: int) -> str:
-        s = child._text()
-        return f"({s})" if child._prec() < min_prec else s
-
-    def _wrap_latex(self, child: Formula, min_prec: int) -> str:
-        s = child._latex()
-        return f"({s})" if child._prec() < min_prec else s
+    def __repr__(self) -> str:
+        return _render(self, "_repr_parts")
 
     def to_latex(self) -> str:
         """LaTeX source of the formula (without dollar signs)."""
-        return self._latex()
+        return _render(self, "_latex_parts")
 
     def _repr_latex_(self) -> str:
-        return f"${self._latex()}$"
+        return f"${self.to_latex()}$"
 
     def simplify(self) -> Formula:
         """An equivalent, usually smaller formula (propositional parts through sympy).
@@ -244,11 +318,51 @@ class Formula:
         return simplify_formula(self)
 
 
+#: a piece of a rendering: literal text, or a child with the precedence it needs
+_Part = str | tuple[Formula, int]
+#: min_prec of a child that is never parenthesised (``repr``)
+_NO_PARENS = 0
+
+
+def _cached_hash(f: Formula) -> int | None:
+    try:
+        return f._h
+    except AttributeError:
+        return None
+
+
+def _render(root: Formula, method: str) -> str:
+    """Render ``root`` with ``method`` (``_text_parts`` …) without recursion."""
+    done: dict[int, str] = {}
+    stack: list[Formula] = [root]
+    while stack:
+        f = stack[-1]
+        if id(f) in done:
+            stack.pop()
+            continue
+        parts: list[_Part] = getattr(f, method)()
+        todo = [p[0] for p in parts if not isinstance(p, str) and id(p[0]) not in done]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        pieces = []
+        for p in parts:
+            if isinstance(p, str):
+                pieces.append(p)
+            else:
+                child, min_prec = p
+                s = done[id(child)]
+                pieces.append(f"({s})" if child._prec() < min_prec else s)
+        done[id(f)] = "".join(pieces)
+    return done[id(root)]
+
+
 def _leaf_children(self: Formula) -> tuple[Formula, ...]:
     return ()
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Top(Formula):
     """The constant true, ``top`` or ``⊤``."""
 
@@ -257,17 +371,17 @@ class Top(Formula):
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return "top"
+    def _text_parts(self) -> list[_Part]:
+        return ["top"]
 
-    def _latex(self) -> str:
-        return r"\top"
+    def _latex_parts(self) -> list[_Part]:
+        return [r"\top"]
 
-    def __repr__(self) -> str:
-        return "Top()"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Top()"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Bottom(Formula):
     """The constant false, ``bot`` or ``⊥``."""
 
@@ -276,21 +390,21 @@ class Bottom(Formula):
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return "bot"
+    def _text_parts(self) -> list[_Part]:
+        return ["bot"]
 
-    def _latex(self) -> str:
-        return r"\bot"
+    def _latex_parts(self) -> list[_Part]:
+        return [r"\bot"]
 
-    def __repr__(self) -> str:
-        return "Bottom()"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Bottom()"]
 
 
 TOP = Top()
 BOT = Bottom()
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Atom(Formula):
     """A propositional atom, optionally with arguments: ``p``, ``m1``, ``has(p2, QS)``.
 
@@ -310,6 +424,8 @@ class Atom(Formula):
             raise KripkeError(f"atom name must be an identifier, got {self.name!r}")
         if _reserved_ident(self.name):
             raise KripkeError(f"{self.name!r} is reserved and cannot name an atom")
+        if isinstance(self.args, str) or not isinstance(self.args, Iterable):
+            raise KripkeError(f"atom arguments of {self.name} must be a tuple, got {self.args!r}")
         args = tuple(str(a) for a in self.args)
         for a in args:
             if not _ARG_RE.match(a):
@@ -320,30 +436,35 @@ class Atom(Formula):
 
     children = _leaf_children
 
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.name, self.args)
+
     @property
     def key(self) -> str:
         """Canonical text of the atom, used as the key of valuations."""
-        return self._text()
-
-    def _prec(self) -> int:
-        return _P_UNARY
-
-    def _text(self) -> str:
         if not self.args:
             return self.name
         return f"{self.name}({', '.join(self.args)})"
 
-    def _latex(self) -> str:
+    def _prec(self) -> int:
+        return _P_UNARY
+
+    def _text_parts(self) -> list[_Part]:
+        return [self.key]
+
+    def _latex_parts(self) -> list[_Part]:
         name = _latex_ident(self.name)
         if not self.args:
-            return name
+            return [name]
         args = ", ".join(_latex_arg(a) for a in self.args)
-        return f"\\mathit{{{self.name}}}({args})" if len(self.name) > 1 else f"{name}({args})"
+        if len(self.name) > 1:
+            return [f"\\mathit{{{self.name}}}({args})"]
+        return [f"{name}({args})"]
 
-    def __repr__(self) -> str:
+    def _repr_parts(self) -> list[_Part]:
         if self.args:
-            return f"Atom({self.name!r}, {self.args!r})"
-        return f"Atom({self.name!r})"
+            return [f"Atom({self.name!r}, {self.args!r})"]
+        return [f"Atom({self.name!r})"]
 
 
 def _reserved_ident(name: str) -> bool:
@@ -364,11 +485,19 @@ def _latex_arg(a: str) -> str:
     return "\\mathrm{" + a.replace("#", r"\#").replace("_", r"\_") + "}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+def _check_formula(kind: str, f: object) -> None:
+    if not isinstance(f, Formula):
+        raise KripkeError(f"{kind} argument {f!r} is not a Formula")
+
+
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Not(Formula):
     """Negation ``~f``."""
 
     arg: Formula
+
+    def __post_init__(self) -> None:
+        _check_formula("Not", self.arg)
 
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
@@ -376,27 +505,37 @@ class Not(Formula):
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return "~" + self._wrap(self.arg, _P_UNARY)
+    def _text_parts(self) -> list[_Part]:
+        return ["~", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return r"\neg " + self._wrap_latex(self.arg, _P_UNARY)
+    def _latex_parts(self) -> list[_Part]:
+        return [r"\neg ", (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"Not({self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Not(", (self.arg, _NO_PARENS), ")"]
 
 
 def _check_args(kind: str, args: tuple[Formula, ...]) -> tuple[Formula, ...]:
+    if isinstance(args, Formula) or not isinstance(args, Iterable):
+        raise KripkeError(f"{kind} takes a tuple of formulas, got {args!r}")
     args = tuple(args)
     if len(args) < 2:
         raise KripkeError(f"{kind} needs at least two arguments; use conj()/disj() for fewer")
     for a in args:
-        if not isinstance(a, Formula):
-            raise KripkeError(f"{kind} argument {a!r} is not a Formula")
+        _check_formula(kind, a)
     return args
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+def _joined(args: tuple[Formula, ...], sep: str, min_prec: int) -> list[_Part]:
+    out: list[_Part] = []
+    for i, a in enumerate(args):
+        if i:
+            out.append(sep)
+        out.append((a, min_prec))
+    return out
+
+
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class And(Formula):
     """Conjunction of two or more formulas, ``p & q & r``."""
 
@@ -411,17 +550,17 @@ class And(Formula):
     def _prec(self) -> int:
         return _P_AND
 
-    def _text(self) -> str:
-        return " & ".join(self._wrap(a, _P_AND + 1) for a in self.args)
+    def _text_parts(self) -> list[_Part]:
+        return _joined(self.args, " & ", _P_AND + 1)
 
-    def _latex(self) -> str:
-        return r" \land ".join(self._wrap_latex(a, _P_AND + 1) for a in self.args)
+    def _latex_parts(self) -> list[_Part]:
+        return _joined(self.args, r" \land ", _P_AND + 1)
 
-    def __repr__(self) -> str:
-        return f"And({self.args!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["And((", *_joined(self.args, ", ", _NO_PARENS), "))"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Or(Formula):
     """Disjunction of two or more formulas, ``p | q | r``."""
 
@@ -436,22 +575,26 @@ class Or(Formula):
     def _prec(self) -> int:
         return _P_OR
 
-    def _text(self) -> str:
-        return " | ".join(self._wrap(a, _P_OR + 1) for a in self.args)
+    def _text_parts(self) -> list[_Part]:
+        return _joined(self.args, " | ", _P_OR + 1)
 
-    def _latex(self) -> str:
-        return r" \lor ".join(self._wrap_latex(a, _P_OR + 1) for a in self.args)
+    def _latex_parts(self) -> list[_Part]:
+        return _joined(self.args, r" \lor ", _P_OR + 1)
 
-    def __repr__(self) -> str:
-        return f"Or({self.args!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Or((", *_joined(self.args, ", ", _NO_PARENS), "))"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Implies(Formula):
     """Implication ``p -> q`` (right-associative)."""
 
     left: Formula
     right: Formula
+
+    def __post_init__(self) -> None:
+        _check_formula("Implies", self.left)
+        _check_formula("Implies", self.right)
 
     def children(self) -> tuple[Formula, ...]:
         return (self.left, self.right)
@@ -459,22 +602,26 @@ class Implies(Formula):
     def _prec(self) -> int:
         return _P_IMP
 
-    def _text(self) -> str:
-        return f"{self._wrap(self.left, _P_IMP + 1)} -> {self._wrap(self.right, _P_IMP)}"
+    def _text_parts(self) -> list[_Part]:
+        return [(self.left, _P_IMP + 1), " -> ", (self.right, _P_IMP)]
 
-    def _latex(self) -> str:
-        return f"{self._wrap_latex(self.left, _P_IMP + 1)} \\rightarrow {self._wrap_latex(self.right, _P_IMP)}"
+    def _latex_parts(self) -> list[_Part]:
+        return [(self.left, _P_IMP + 1), " \\rightarrow ", (self.right, _P_IMP)]
 
-    def __repr__(self) -> str:
-        return f"Implies({self.left!r}, {self.right!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Implies(", (self.left, _NO_PARENS), ", ", (self.right, _NO_PARENS), ")"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Iff(Formula):
     """Equivalence ``p <-> q`` (left-associative)."""
 
     left: Formula
     right: Formula
+
+    def __post_init__(self) -> None:
+        _check_formula("Iff", self.left)
+        _check_formula("Iff", self.right)
 
     def children(self) -> tuple[Formula, ...]:
         return (self.left, self.right)
@@ -482,14 +629,14 @@ class Iff(Formula):
     def _prec(self) -> int:
         return _P_IFF
 
-    def _text(self) -> str:
-        return f"{self._wrap(self.left, _P_IFF)} <-> {self._wrap(self.right, _P_IFF + 1)}"
+    def _text_parts(self) -> list[_Part]:
+        return [(self.left, _P_IFF), " <-> ", (self.right, _P_IFF + 1)]
 
-    def _latex(self) -> str:
-        return f"{self._wrap_latex(self.left, _P_IFF)} \\leftrightarrow {self._wrap_latex(self.right, _P_IFF + 1)}"
+    def _latex_parts(self) -> list[_Part]:
+        return [(self.left, _P_IFF), " \\leftrightarrow ", (self.right, _P_IFF + 1)]
 
-    def __repr__(self) -> str:
-        return f"Iff({self.left!r}, {self.right!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Iff(", (self.left, _NO_PARENS), ", ", (self.right, _NO_PARENS), ")"]
 
 
 class _AgentModal(Formula):
@@ -499,20 +646,27 @@ class _AgentModal(Formula):
     agent: str
     arg: Formula
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "agent", check_agent_name(self.agent))
+        _check_formula(type(self).__name__, self.arg)
+
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.agent,)
 
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"{self._op}_{self.agent} {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return [f"{self._op}_{self.agent} ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return f"{self._tex}_{{{_latex_agent(self.agent)}}} {self._wrap_latex(self.arg, _P_UNARY)}"
+    def _latex_parts(self) -> list[_Part]:
+        return [f"{self._tex}_{{{_latex_agent(self.agent)}}} ", (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.agent!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return [f"{type(self).__name__}({self.agent!r}, ", (self.arg, _NO_PARENS), ")"]
 
 
 def _latex_agent(a: str) -> str:
@@ -521,7 +675,7 @@ def _latex_agent(a: str) -> str:
     return "\\mathit{" + a.replace("_", "\\_") + "}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Know(_AgentModal):
     """``K_a f``: agent *a* knows *f* (true in every world *a* considers possible)."""
 
@@ -530,11 +684,8 @@ class Know(_AgentModal):
     _op = "K"
     _tex = "K"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "agent", check_agent_name(self.agent))
 
-
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Possible(_AgentModal):
     """``M_a f``: agent *a* considers *f* possible (the dual of ``K_a``)."""
 
@@ -543,11 +694,8 @@ class Possible(_AgentModal):
     _op = "M"
     _tex = r"\hat{K}"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "agent", check_agent_name(self.agent))
 
-
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class KnowWhether(_AgentModal):
     """``Kw_a f``: agent *a* knows whether *f* (``K_a f | K_a ~f``)."""
 
@@ -556,9 +704,6 @@ class KnowWhether(_AgentModal):
     _op = "Kw"
     _tex = r"\mathit{Kw}"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "agent", check_agent_name(self.agent))
-
 
 class _GroupModal(Formula):
     __slots__ = ()
@@ -566,24 +711,31 @@ class _GroupModal(Formula):
     group: tuple[str, ...]
     arg: Formula
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "group", _group(self.group))
+        _check_formula(type(self).__name__, self.arg)
+
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.group,)
 
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"{self._op}_{{{','.join(self.group)}}} {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return [f"{self._op}_{{{','.join(self.group)}}} ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
+    def _latex_parts(self) -> list[_Part]:
         grp = ",".join(_latex_agent(a) for a in self.group)
-        return f"{self._op}_{{\\{{{grp}\\}}}} {self._wrap_latex(self.arg, _P_UNARY)}"
+        return [f"{self._op}_{{\\{{{grp}\\}}}} ", (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.group!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return [f"{type(self).__name__}({self.group!r}, ", (self.arg, _NO_PARENS), ")"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Everybody(_GroupModal):
     """``E_G f``: everybody in *G* knows *f*."""
 
@@ -591,11 +743,8 @@ class Everybody(_GroupModal):
     arg: Formula
     _op = "E"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "group", _group(self.group))
 
-
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Common(_GroupModal):
     """``C_G f``: *f* is common knowledge in *G* (every finite ``E_G`` chain)."""
 
@@ -603,11 +752,8 @@ class Common(_GroupModal):
     arg: Formula
     _op = "C"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "group", _group(self.group))
 
-
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Distributed(_GroupModal):
     """``D_G f``: *f* is distributed knowledge in *G* (intersection of relations)."""
 
@@ -615,62 +761,76 @@ class Distributed(_GroupModal):
     arg: Formula
     _op = "D"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "group", _group(self.group))
 
-
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Announce(Formula):
     """``[!f] g``: after every truthful public announcement of *f*, *g* holds."""
 
     announcement: Formula
     arg: Formula
 
+    def __post_init__(self) -> None:
+        _check_formula("Announce", self.announcement)
+        _check_formula("Announce", self.arg)
+
     def children(self) -> tuple[Formula, ...]:
         return (self.announcement, self.arg)
 
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"[!{self.announcement._text()}] {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return ["[!", (self.announcement, _NO_PARENS), "] ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return f"[!{self.announcement._latex()}] {self._wrap_latex(self.arg, _P_UNARY)}"
+    def _latex_parts(self) -> list[_Part]:
+        return ["[!", (self.announcement, _NO_PARENS), "] ", (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"Announce({self.announcement!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return ["Announce(", (self.announcement, _NO_PARENS), ", ", (self.arg, _NO_PARENS), ")"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AnnounceDiamond(Formula):
     """``<!f> g``: *f* is true and after announcing it *g* holds."""
 
     announcement: Formula
     arg: Formula
 
+    def __post_init__(self) -> None:
+        _check_formula("AnnounceDiamond", self.announcement)
+        _check_formula("AnnounceDiamond", self.arg)
+
     def children(self) -> tuple[Formula, ...]:
         return (self.announcement, self.arg)
 
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"<!{self.announcement._text()}> {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return ["<!", (self.announcement, _NO_PARENS), "> ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return (
-            f"\\langle !{self.announcement._latex()}\\rangle {self._wrap_latex(self.arg, _P_UNARY)}"
-        )
+    def _latex_parts(self) -> list[_Part]:
+        return ["\\langle !", (self.announcement, _NO_PARENS), "\\rangle ", (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"AnnounceDiamond({self.announcement!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return [
+            "AnnounceDiamond(",
+            (self.announcement, _NO_PARENS),
+            ", ",
+            (self.arg, _NO_PARENS),
+            ")",
+        ]
 
 
 def _check_events(model: Any, events: object) -> tuple[str, ...]:
     if not isinstance(model, ActionLike):
         raise KripkeError(f"{model!r} is not an action model")
-    raw = (events,) if isinstance(events, str | int) else tuple(events)  # type: ignore[arg-type]
+    if isinstance(events, str | int):
+        raw: tuple[object, ...] = (events,)
+    elif isinstance(events, Iterable):
+        raw = tuple(events)
+    else:
+        raise KripkeError(f"events must be an event name or a tuple of names, got {events!r}")
     evs = tuple(str(e) for e in raw)
     if not evs:
         raise KripkeError("an action modality needs at least one event")
@@ -688,7 +848,7 @@ def _action_text(model: Any, events: tuple[str, ...]) -> str:
     return f"{model.name},{ev}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Action(Formula):
     """``[A,e] f``: after every execution of event *e* of action model *A*, *f* holds.
 
@@ -702,24 +862,29 @@ class Action(Formula):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", _check_events(self.model, self.events))
+        _check_formula("Action", self.arg)
 
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
 
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.model, self.events)
+
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"[{_action_text(self.model, self.events)}] {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return [f"[{_action_text(self.model, self.events)}] ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return f"[{_latex_ident(self.model.name)},{','.join(self.events)}] {self._wrap_latex(self.arg, _P_UNARY)}"
+    def _latex_parts(self) -> list[_Part]:
+        head = f"[{_latex_ident(self.model.name)},{','.join(self.events)}] "
+        return [head, (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"Action({self.model!r}, {self.events!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return [f"Action({self.model!r}, {self.events!r}, ", (self.arg, _NO_PARENS), ")"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ActionDiamond(Formula):
     """``<A,e> f``: event *e* of *A* can happen and afterwards *f* holds."""
 
@@ -729,24 +894,26 @@ class ActionDiamond(Formula):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", _check_events(self.model, self.events))
+        _check_formula("ActionDiamond", self.arg)
 
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
 
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.model, self.events)
+
     def _prec(self) -> int:
         return _P_UNARY
 
-    def _text(self) -> str:
-        return f"<{_action_text(self.model, self.events)}> {self._wrap(self.arg, _P_UNARY)}"
+    def _text_parts(self) -> list[_Part]:
+        return [f"<{_action_text(self.model, self.events)}> ", (self.arg, _P_UNARY)]
 
-    def _latex(self) -> str:
-        return (
-            f"\\langle {_latex_ident(self.model.name)},{','.join(self.events)}\\rangle "
-            f"{self._wrap_latex(self.arg, _P_UNARY)}"
-        )
+    def _latex_parts(self) -> list[_Part]:
+        head = f"\\langle {_latex_ident(self.model.name)},{','.join(self.events)}\\rangle "
+        return [head, (self.arg, _P_UNARY)]
 
-    def __repr__(self) -> str:
-        return f"ActionDiamond({self.model!r}, {self.events!r}, {self.arg!r})"
+    def _repr_parts(self) -> list[_Part]:
+        return [f"ActionDiamond({self.model!r}, {self.events!r}, ", (self.arg, _NO_PARENS), ")"]
 
 
 # ---------------------------------------------------------------- helpers

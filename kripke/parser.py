@@ -20,6 +20,10 @@ Grammar (loosest binding first)::
 
 Unary operators bind tightest: ``K_a p & q`` is ``(K_a p) & q``.
 
+The parser reads without recursion, so nesting depth (parentheses, ``~``,
+``K_a``, ``->``, ``[!``) is bounded by memory only; printing, hashing,
+comparing and evaluating formulas on the explicit engine are iterative too.
+
 Examples
 --------
 >>> from kripke.parser import parse
@@ -41,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kripke.errors import ParseError
+from kripke.errors import KripkeError, ParseError
 from kripke.formulas import (
     BOT,
     TOP,
@@ -149,92 +153,127 @@ class _Parser:
         return out
 
     # ----------------------------------------------------------- grammar
+    # The grammar is read without recursion, so nesting depth is limited by
+    # memory only: a stack of open contexts (the whole text, '(' … ')',
+    # '[!' … ']', '<!' … '>'), each holding the operands of its pending
+    # binary operators and the unary operators waiting for their argument.
     def parse_all(self) -> Formula:
-        f = self.formula()
-        self.ws()
-        if self.i < self.n:
-            raise self.fail("an operator (&, |, ->, <->) or end of input")
-        return f
+        ctxs = [_Context("text", 0)]
+        while True:
+            value = self.unary(ctxs)
+            if value is None:  # a '(', '[!' or '<!' opened a new context
+                continue
+            while True:
+                ctx = ctxs[-1]
+                while ctx.prefixes:  # the innermost operator applies first
+                    value = ctx.prefixes.pop().apply(value, self)
+                if not self.binary(ctx, value):
+                    break  # an operator was read: its right operand comes next
+                # the context ends here: close it
+                f = ctx.result()
+                ctxs.pop()
+                if ctx.kind == "text":
+                    self.ws()
+                    if self.i < self.n:
+                        raise self.fail("an operator (&, |, ->, <->) or end of input")
+                    return f
+                if ctx.kind == "(":
+                    self.expect(")", f"')' to close the '(' at position {ctx.start}")
+                    value = f  # a parenthesised formula is a complete operand
+                    continue
+                if ctx.kind == "[!":
+                    self.expect("]", f"']' to close the announcement '[!' at position {ctx.start}")
+                    ctxs[-1].prefixes.append(_Prefix(Announce, f, ctx.start))
+                else:
+                    self.expect(">", f"'>' to close the announcement '<!' at position {ctx.start}")
+                    ctxs[-1].prefixes.append(_Prefix(AnnounceDiamond, f, ctx.start))
+                break  # the announcement's argument comes next
 
-    def formula(self) -> Formula:
-        left = self.imp()
-        while self.accept("<->", "↔"):
-            left = Iff(left, self.imp())
-        return left
+    def binary(self, ctx: _Context, value: Formula) -> bool:
+        """Add a complete operand to ``ctx``; read the operator after it.
 
-    def imp(self) -> Formula:
-        left = self.disj()
-        if self.peek("<->"):
-            return left
+        Returns ``True`` when no operator follows (the context is complete).
+        Operators bind ``&`` tighter than ``|``, then ``->`` (to the right),
+        then ``<->`` (to the left).
+        """
+        ctx.ands.append(value)
+        if self.accept("&", "∧"):
+            return False
+        ctx.ors.append(ctx.ands[0] if len(ctx.ands) == 1 else self.build(And, tuple(ctx.ands)))
+        ctx.ands = []
+        if self.accept("|", "∨"):
+            return False
+        disj = ctx.ors[0] if len(ctx.ors) == 1 else self.build(Or, tuple(ctx.ors))
+        ctx.ors = []
         if self.accept("->", "→"):
-            return Implies(left, self.imp())
-        return left
+            ctx.imps.append(disj)
+            return False
+        for left in reversed(ctx.imps):
+            disj = Implies(left, disj)
+        ctx.imps = []
+        ctx.iff = disj if ctx.iff is None else Iff(ctx.iff, disj)
+        return not self.accept("<->", "↔")
 
-    def disj(self) -> Formula:
-        items = [self.conj()]
-        while self.accept("|", "∨"):
-            items.append(self.conj())
-        return items[0] if len(items) == 1 else Or(tuple(items))
+    def build(self, cls: Any, *args: Any) -> Formula:
+        """A formula node; a constructor's refusal becomes a ``ParseError`` here."""
+        try:
+            return cls(*args)  # type: ignore[no-any-return]
+        except KripkeError as exc:
+            raise self.fail(f"a valid formula ({exc})") from None
 
-    def conj(self) -> Formula:
-        items = [self.unary()]
-        while self.accept("&", "∧"):
-            items.append(self.unary())
-        return items[0] if len(items) == 1 else And(tuple(items))
+    def unary(self, ctxs: list[_Context]) -> Formula | None:
+        """Read unary operators, then an atom or constant (returned) or an opening bracket.
 
-    def unary(self) -> Formula:
-        self.ws()
-        start = self.i
-        if self.i >= self.n:
-            raise self.fail("a formula")
-        if self.accept("~", "¬"):
-            return Not(self.unary())
-        if self.accept("⊤"):
-            return TOP
-        if self.accept("⊥"):
-            return BOT
-        if self.accept("("):
-            f = self.formula()
-            self.expect(")", f"')' to close the '(' at position {start}")
-            return f
-        if self.accept("[!"):
-            ann = self.formula()
-            self.expect("]", f"']' to close the announcement '[!' at position {start}")
-            return Announce(ann, self.unary())
-        if self.peek("<->"):
-            raise self.fail("a formula")
-        if self.accept("<!"):
-            ann = self.formula()
-            self.expect(">", f"'>' to close the announcement '<!' at position {start}")
-            return AnnounceDiamond(ann, self.unary())
-        if self.peek("[") or self.peek("<"):
-            return self.action()
-        c = self.s[self.i]
-        if c.isdigit():
-            raise self.fail("a formula (atom names start with a letter)")
-        if not (c.isalpha() or c == "_"):
-            raise self.fail("a formula")
-        word_end = self.i
-        while word_end < self.n and (self.s[word_end].isalnum() or self.s[word_end] == "_"):
-            word_end += 1
-        word = self.s[self.i : word_end]
-        for prefix, kind in (
-            ("Kw_", "Kw"),
-            ("K_", "K"),
-            ("M_", "M"),
-            ("E_", "E"),
-            ("C_", "C"),
-            ("D_", "D"),
-        ):
-            if word.startswith(prefix):
-                return self.modal(kind, len(prefix))
-        if word in ("top", "bot"):
-            self.i = word_end
-            return TOP if word == "top" else BOT
-        return self.atom()
+        An opening ``(``, ``[!`` or ``<!`` pushes a new context and returns ``None``.
+        """
+        ctx = ctxs[-1]
+        while True:
+            self.ws()
+            start = self.i
+            if self.i >= self.n:
+                raise self.fail("a formula")
+            if self.accept("~", "¬"):
+                ctx.prefixes.append(_Prefix(Not, None, start))
+                continue
+            if self.accept("⊤"):
+                return TOP
+            if self.accept("⊥"):
+                return BOT
+            if self.accept("("):
+                ctxs.append(_Context("(", start))
+                return None
+            if self.accept("[!"):
+                ctxs.append(_Context("[!", start))
+                return None
+            if self.peek("<->"):
+                raise self.fail("a formula")
+            if self.accept("<!"):
+                ctxs.append(_Context("<!", start))
+                return None
+            if self.peek("[") or self.peek("<"):
+                ctx.prefixes.append(self.action())
+                continue
+            c = self.s[self.i]
+            if c.isdigit():
+                raise self.fail("a formula (atom names start with a letter)")
+            if not (c.isalpha() or c == "_"):
+                raise self.fail("a formula")
+            word_end = self.i
+            while word_end < self.n and (self.s[word_end].isalnum() or self.s[word_end] == "_"):
+                word_end += 1
+            word = self.s[self.i : word_end]
+            modal = next((p for p in _MODAL_PREFIXES if word.startswith(p)), None)
+            if modal is not None:
+                ctx.prefixes.append(self.modal(modal, start))
+                continue
+            if word in ("top", "bot"):
+                self.i = word_end
+                return TOP if word == "top" else BOT
+            return self.atom()
 
-    def modal(self, kind: str, prefix_len: int) -> Formula:
-        self.i += prefix_len
+    def modal(self, prefix: str, start: int) -> _Prefix:
+        self.i += len(prefix)
+        kind = prefix[:-1]
         if kind in ("K", "M", "Kw"):
             if self.s.startswith("{", self.i):
                 self.i += 1
@@ -242,9 +281,8 @@ class _Parser:
                 self.expect("}", "'}' after the agent name")
             else:
                 agent = self._agent_here()
-            arg = self.unary()
             cls = {"K": Know, "M": Possible, "Kw": KnowWhether}[kind]
-            return cls(agent, arg)
+            return _Prefix(cls, agent, start)
         if self.s.startswith("{", self.i):
             self.i += 1
             group = [self.name("an agent name (identifier or number)")]
@@ -253,9 +291,8 @@ class _Parser:
             self.expect("}", "',' or '}' in the group of agents")
         else:
             group = [self._agent_here()]
-        arg = self.unary()
         gcls = {"E": Everybody, "C": Common, "D": Distributed}[kind]
-        return gcls(tuple(group), arg)
+        return _Prefix(gcls, tuple(group), start)
 
     def _agent_here(self) -> str:
         # the agent name follows the underscore directly, without spaces
@@ -279,8 +316,14 @@ class _Parser:
             while self.accept(","):
                 args.append(self.arg())
             self.expect(")", "',' or ')' in the argument list of " + name)
-            return Atom(name, tuple(args))
-        return Atom(name)
+            return self._atom(name, tuple(args), start)
+        return self._atom(name, (), start)
+
+    def _atom(self, name: str, args: tuple[str, ...], start: int) -> Atom:
+        try:
+            return Atom(name, args)
+        except KripkeError as exc:
+            raise self.fail(f"an atom ({exc})", start) from None
 
     def arg(self) -> str:
         self.ws()
@@ -295,7 +338,7 @@ class _Parser:
         self.i = j
         return out
 
-    def action(self) -> Formula:
+    def action(self) -> _Prefix:
         start = self.i
         diamond = self.accept("[", "<") == "<"
         close = ">" if diamond else "]"
@@ -317,6 +360,51 @@ class _Parser:
             if e not in known_events:
                 raise self.fail(f"an event of {name} (one of {sorted(known_events)})", start)
         self.expect(close, f"'{close}' to close the action modality")
-        arg = self.unary()
         cls = ActionDiamond if diamond else Action
-        return cls(model, tuple(events), arg)
+        return _Prefix(cls, (model, tuple(events)), start)
+
+
+_MODAL_PREFIXES = ("Kw_", "K_", "M_", "E_", "C_", "D_")
+
+
+class _Prefix:
+    """A unary operator waiting for its argument: ``cls(*head, arg)``."""
+
+    __slots__ = ("cls", "head", "start")
+
+    def __init__(self, cls: Any, head: Any, start: int):
+        self.cls = cls
+        self.head = head
+        self.start = start
+
+    def apply(self, arg: Formula, parser: _Parser) -> Formula:
+        if self.head is None:
+            args: tuple[Any, ...] = (arg,)
+        elif isinstance(self.head, tuple) and self.cls in (Action, ActionDiamond):
+            args = (*self.head, arg)
+        else:
+            args = (self.head, arg)
+        try:
+            return self.cls(*args)  # type: ignore[no-any-return]
+        except KripkeError as exc:
+            raise parser.fail(f"a valid operator ({exc})", self.start) from None
+
+
+class _Context:
+    """An open context of the parser: the whole text or a bracketed formula."""
+
+    __slots__ = ("kind", "start", "iff", "imps", "ors", "ands", "prefixes")
+
+    def __init__(self, kind: str, start: int):
+        self.kind = kind  # "text", "(", "[!" or "<!"
+        self.start = start
+        self.iff: Formula | None = None
+        self.imps: list[Formula] = []
+        self.ors: list[Formula] = []
+        self.ands: list[Formula] = []
+        self.prefixes: list[_Prefix] = []
+
+    def result(self) -> Formula:
+        if self.iff is None:  # pragma: no cover - set by the operand that completed it
+            raise KripkeError("internal parser error: a context closed without a formula")
+        return self.iff

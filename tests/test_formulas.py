@@ -181,3 +181,49 @@ def test_parser_never_crashes(text):
         assert 0 <= err.position <= len(text)
     else:
         assert parse(str(f)) == f
+
+
+DEEP_TEXTS = [
+    "(" * 300 + "p" + ")" * 300,
+    "~" * 2000 + "p",
+    "K_a " * 1000 + "p",
+    " -> ".join(["p"] * 1500),
+    "[!p] " * 700 + "q",
+    "<!p> " * 500 + "q",
+    "[!" * 400 + "p" + "] q" * 400,
+    "C_{a,b} ~" * 600 + "p",
+]
+
+
+@pytest.mark.parametrize("text", DEEP_TEXTS, ids=lambda t: t[:6])
+def test_deep_formulas_parse_print_hash_and_compare(text):
+    f = parse(text)
+    g = parse(text)
+    assert f == g and f is not g and hash(f) == hash(g)
+    assert parse(str(f)) == f
+    assert "Atom('p')" in repr(f)
+    assert f.to_latex().count("p") >= 1
+    assert f.size() >= f.depth()
+    assert f != Not(f) and Not(f) != f
+
+
+def test_deep_formulas_differ_at_the_bottom():
+    f = parse("~" * 3000 + "p")
+    g = parse("~" * 3000 + "q")
+    assert f != g
+    assert {f: 1, g: 2}[parse("~" * 3000 + "q")] == 2
+
+
+def test_unbalanced_deep_parentheses_name_the_position():
+    with pytest.raises(ParseError) as err:
+        parse("(" * 500 + "p" + ")" * 499)
+    assert err.value.position == 1000
+    assert "to close the '(' at position 0" in str(err.value)
+
+
+def test_constructors_refuse_non_formulas():
+    for make in (lambda: Not("p"), lambda: Implies(p, 3), lambda: Know("a", None)):
+        with pytest.raises(KripkeError):
+            make()
+    with pytest.raises(KripkeError, match="tuple of formulas"):
+        And(p)
