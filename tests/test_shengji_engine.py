@@ -95,6 +95,49 @@ def test_same_seed_same_transcript():
     assert a.history == b.history and a.returns == b.returns
 
 
+@pytest.mark.parametrize(
+    ("variant", "players", "seed"), [("tractor", 4, 1), ("tractor", 4, 8), ("zpy", 5, 3)]
+)
+def test_every_seat_that_can_call_is_offered_after_every_draw(variant, players, seed):
+    """shengji-bot.md: a call "can be used at any time during the dealing process"."""
+    game = load_game("shengji", variant=variant, players=players)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    bots = [make_bot("shengji", "heuristic", seed=s) for s in range(players)]
+    for s, b in enumerate(bots):
+        b.restart(game, s)
+    seen = [0] * players
+    offered: set[int] = set()
+    last_bidder = None
+    draws = offers = 0
+    while state.phase in ("start", "deal", "bid"):
+        for s, b in enumerate(bots):
+            obs = state.observations(s)
+            for o in obs[seen[s] :]:
+                b.inform(o)
+            seen[s] = len(obs)
+        if state.is_chance_node():
+            if state.phase == "deal" and state.drawn:
+                # back to the deal: everyone who could call now was asked since the last draw
+                can = {s for s in range(players) if state.valid_bids(s)} - {last_bidder}
+                assert can <= offered, (state.drawn, can - offered)
+            state.apply_action(_chance(state, rng))
+            draws += 1
+            offered, last_bidder = set(), None
+            continue
+        seat = state.current_player()
+        assert state.valid_bids(seat), "a seat without a legal call is never asked"
+        offered.add(seat)
+        offers += 1
+        legal = state.legal_actions(seat)
+        # mostly pass, so that calls stay open for long stretches of the deal
+        action = PASS if rng.random() < 0.9 else bots[seat].step(legal)
+        if action != PASS:
+            offered, last_bidder = set(), seat
+        state.apply_action(action)
+    assert state.bids and offers > 0 and draws > 100
+
+
 def test_hidden_cards_never_reach_other_seats():
     game = load_game("shengji", variant="tractor")
     state = run_random(game, 5)

@@ -3,9 +3,12 @@
 A match is one or more rounds.  Each round runs the phases
 
 1. **deal** — chance draws the cards one at a time (starting from the landlord,
-   or from a random seat in the first round); a player who draws a card of the
-   bidding rank or a joker may bid at once, and after the last card every
-   player with a bid left gets a last chance until nobody bids;
+   or from a random seat in the first round).  A call (bid) may be made at any
+   time during the deal: after every card drawn into a hand, every seat that
+   can legally call or overcall now is offered the chance (``pass`` or a bid),
+   the drawer first and then in drawing order; after a bid the other seats are
+   offered an overcall in turn; after the last card (the kitty set aside) every
+   seat with a bid left gets a last chance, until nobody bids;
 2. **trump** — the winning bid sets the trump (a joker bid: no trump); in the
    first round it also makes the landlord (``winning-bid``, or ``first-bid`` as
    in shengji-bot.md); without bids the first round is dealt again, a later one
@@ -651,6 +654,7 @@ class ShengjiState(State):
         self.bids: list[Bid] = []
         self.bidder: int | None = None
         self.bid_queue: list[int] = []
+        self._can_bid: dict[int, bool] = {}
         self.trump: Trump | None = None
         self.buried: list[Card] = []
         self.slots: list[FriendSlot] = []
@@ -911,41 +915,67 @@ class ShengjiState(State):
             seat = (self.first_drawer + i) % self.n
             h = self.hands[seat]
             h[f] = h.get(f, 0) + 1
+            self._can_bid.pop(seat, None)
             self._observe("draw", seat, audience=(seat,), hidden={"card": c})
-            if self._is_bid_card(seat, f) and self.valid_bids(seat):
-                self.bidder = seat
-                self.phase = "bid"
+            if i + 1 < r.hand_size * self.n:
+                # a call may be made at any time: every seat is offered one after this draw
+                # (the last hand card is followed by the last chance after the whole deal)
+                self.bid_queue = [(seat + k) % self.n for k in range(self.n)]
+                self._next_bidder()
                 return
         else:
             self.kitty_cards.append(c)
         if self.deck_left == 0:
             self._observe("dealt", None, kitty=len(self.kitty_cards))
             self.bid_queue = [(self.first_drawer + k) % self.n for k in range(self.n)]
-            self._next_final_bidder()
+            self._next_bidder()
 
-    def _is_bid_card(self, seat: int, f: int) -> bool:
-        return f >= SMALL_JOKER or f % 13 == self.bid_rank(seat)
+    def _may_bid(self, seat: int) -> bool:
+        """Whether ``seat`` can make any bid now (remembered until its hand or the bids change)."""
+        got = self._can_bid.get(seat)
+        if got is None:
+            got = self._can_bid[seat] = self._test_bids(seat)
+        return got
+
+    def _test_bids(self, seat: int) -> bool:
+        h = self.hands[seat]
+        rank = self.bid_rank(seat)
+        most = max(h.get(SMALL_JOKER, 0), h.get(SMALL_JOKER + 1, 0))
+        if rank != NT:
+            most = max(most, *(h.get(13 * s + rank, 0) for s in range(4)))
+        if not most:
+            return False
+        if self.bids:
+            # no policy lets fewer cards overcall (or reinforce); nothing follows a strong call
+            if most < self.bids[-1].count:
+                return False
+            if self.rules.bid_policy == "weak-strong" and any(b.count >= 2 for b in self.bids):
+                return False
+        return bool(self.valid_bids(seat))
 
     def _bid(self, seat: int, action: int) -> None:
         if action != PASS:
             c, k = decode_action(action)[1]
             self.bids.append(Bid(seat, c, k))
+            self._can_bid.clear()
             self._observe("bid", seat, card=c, count=k)
-            if self.deck_left == 0:
-                self.bid_queue = [(seat + k) % self.n for k in range(1, self.n)]
+            # the others may overcall at once, in turn after the bidder
+            self.bid_queue = [(seat + k) % self.n for k in range(1, self.n)]
         self.bidder = None
-        if self.deck_left > 0:
-            self.phase = "deal"
-            return
-        self._next_final_bidder()
+        self._next_bidder()
 
-    def _next_final_bidder(self) -> None:
+    def _next_bidder(self) -> None:
+        """Offer a call to the next seat of the queue that can make one; when none is
+        left, go on dealing (or, after the deal, settle the trump)."""
         while self.bid_queue:
             seat = self.bid_queue.pop(0)
-            if self.valid_bids(seat):
+            if self._may_bid(seat):
                 self.bidder = seat
                 self.phase = "bid"
                 return
+        if self.deck_left > 0:
+            self.phase = "deal"
+            return
         self._resolve_trump()
 
     def _resolve_trump(self) -> None:
