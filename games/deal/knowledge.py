@@ -83,6 +83,7 @@ class DealKnowledge:
         self._hi = np.zeros((K, 0), dtype=np.int64)
         self._preds: list[_Pred] = []
         self._cache: dict[Any, Any] = {}
+        self._aux_cache: _Aux | None = None
         #: Largest joint-constraint table a merge may build (value combinations).
         self.max_table = 20_000
         #: Largest enumeration (states times options) a query may build for one
@@ -815,34 +816,21 @@ class DealKnowledge:
             size *= max(n, 1)
         return size
 
+    def _aux(self) -> _Aux:
+        """Per-state data of :meth:`_fold` and :meth:`_form_range`, cached by value."""
+        key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size))
+        aux = self._aux_cache
+        if aux is None or aux.key != key:
+            aux = self._aux_cache = _Aux(key, self._lo, self._hi, self._size, self._copies)
+        return aux
+
     def _form_range(self, f: _Form) -> tuple[int, int]:
         """Bounds of a form's value from the cell bounds (ignoring joint constraints)."""
-        lo_v = hi_v = f.offset
-        by_kind: dict[int, dict[int, int]] = {}
-        for k, ll, c in f.coef:
-            by_kind.setdefault(k, {})[ll] = c
-        for k, cs in by_kind.items():
-            lo_k, hi_k = self._lo[k], self._hi[k]
-            base = sum(c * int(lo_k[ll]) for ll, c in cs.items())
-            r = int(self._copies[k]) - int(lo_k.sum())
-            # distribute the r free copies over cells: coefficient 0 outside the form
-            caps = [(c, int(hi_k[ll] - lo_k[ll])) for ll, c in cs.items()]
-            outside = int((hi_k - lo_k).sum()) - sum(cp for _, cp in caps)
-            caps.append((0, outside))
-            mn = mx = base
-            left = r
-            for c, cap in sorted(caps):
-                t = min(cap, left)
-                mn += c * t
-                left -= t
-            left = r
-            for c, cap in sorted(caps, reverse=True):
-                t = min(cap, left)
-                mx += c * t
-                left -= t
-            lo_v += mn
-            hi_v += mx
-        return lo_v, hi_v
+        aux = self._aux()
+        got = aux.ranges.get(f)
+        if got is None:
+            got = aux.ranges[f] = aux.form_range(f)
+        return got
 
     def _table_pred(
         self, forms: tuple[_Form, ...], fn: Callable[[np.ndarray], np.ndarray]
@@ -901,37 +889,11 @@ class DealKnowledge:
         most common coefficient can be moved into the offset; a form covering
         a whole column becomes a constant.
         """
-        fixed = self._lo == self._hi
-        off = f.offset
-        by_col: dict[int, dict[int, int]] = {}
-        for k, ll, c in f.coef:
-            if fixed[k, ll]:
-                off += c * int(self._lo[k, ll])
-            else:
-                col = by_col.setdefault(ll, {})
-                col[k] = col.get(k, 0) + c
-        keep: list[tuple[int, int, int]] = []
-        for ll, col in by_col.items():
-            var = np.flatnonzero(~fixed[:, ll])
-            n_var = len(var)
-            counts: dict[int, int] = {}
-            for c in col.values():
-                counts[c] = counts.get(c, 0) + 1
-            zeros = n_var - len(col)
-            best, best_n = 0, zeros
-            for c, n in counts.items():
-                if n > best_n:
-                    best, best_n = c, n
-            if best:
-                s_l = self._size[ll] - int(self._lo[fixed[:, ll], ll].sum())
-                off += best * s_l
-                for k in var.tolist():
-                    c = col.get(k, 0) - best
-                    if c:
-                        keep.append((k, ll, c))
-            else:
-                keep.extend((k, ll, c) for k, c in col.items() if c)
-        return _Form(tuple(sorted(keep)), off)
+        aux = self._aux()
+        got = aux.folds.get(f)
+        if got is None:
+            got = aux.folds[f] = aux.fold(f)
+        return got
 
     def _shrink(self, p: _Pred) -> _Pred | None:
         """Restrict a table to the possible values; drop forms that are constant."""
@@ -1295,6 +1257,116 @@ class DealKnowledge:
                 self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(arr[k, j]))
             )
         return out
+
+
+class _Aux:
+    """The cell bounds as Python lists, for folding forms and bounding their values.
+
+    Built once per state (the key is the bounds and sizes by value) and
+    holding the memos of :meth:`DealKnowledge._fold` and
+    :meth:`DealKnowledge._form_range`, which are called many times per
+    event on the same state.
+    """
+
+    __slots__ = (
+        "key",
+        "lo",
+        "hi",
+        "fixed",
+        "var",
+        "s_l",
+        "row_lo",
+        "row_free",
+        "cp",
+        "size",
+        "folds",
+        "ranges",
+    )
+
+    def __init__(
+        self, key: Any, lo: np.ndarray, hi: np.ndarray, size: Sequence[int], cp: np.ndarray
+    ):
+        self.key = key
+        self.lo: list[list[int]] = lo.tolist()
+        self.hi: list[list[int]] = hi.tolist()
+        fixed = lo == hi
+        self.fixed: list[list[bool]] = fixed.tolist()
+        self.var: list[list[int]] = [
+            np.flatnonzero(~fixed[:, j]).tolist() for j in range(len(size))
+        ]
+        known = np.where(fixed, lo, 0).sum(axis=0)
+        self.s_l: list[int] = [int(size[j]) - int(known[j]) for j in range(len(size))]
+        self.row_lo: list[int] = lo.sum(axis=1).tolist()
+        self.row_free: list[int] = (hi - lo).sum(axis=1).tolist()
+        self.cp: list[int] = cp.tolist()
+        self.size = list(size)
+        self.folds: dict[_Form, _Form] = {}
+        self.ranges: dict[_Form, tuple[int, int]] = {}
+
+    def fold(self, f: _Form) -> _Form:
+        fixed, lo = self.fixed, self.lo
+        off = f.offset
+        by_col: dict[int, dict[int, int]] = {}
+        for k, ll, c in f.coef:
+            if fixed[k][ll]:
+                off += c * lo[k][ll]
+            else:
+                col = by_col.setdefault(ll, {})
+                col[k] = col.get(k, 0) + c
+        keep: list[tuple[int, int, int]] = []
+        for ll, col in by_col.items():
+            var = self.var[ll]
+            counts: dict[int, int] = {}
+            for c in col.values():
+                counts[c] = counts.get(c, 0) + 1
+            best, best_n = 0, len(var) - len(col)
+            for c, n in counts.items():
+                if n > best_n:
+                    best, best_n = c, n
+            if best:
+                off += best * self.s_l[ll]
+                for k in var:
+                    c = col.get(k, 0) - best
+                    if c:
+                        keep.append((k, ll, c))
+            else:
+                keep.extend((k, ll, c) for k, c in col.items() if c)
+        keep.sort()
+        return _Form(tuple(keep), off)
+
+    def form_range(self, f: _Form) -> tuple[int, int]:
+        lo_v = hi_v = f.offset
+        by_kind: dict[int, dict[int, int]] = {}
+        for k, ll, c in f.coef:
+            by_kind.setdefault(k, {})[ll] = c
+        for k, cs in by_kind.items():
+            lo_k, hi_k = self.lo[k], self.hi[k]
+            base = 0
+            caps = []
+            inside = 0
+            for ll, c in cs.items():
+                base += c * lo_k[ll]
+                cap = hi_k[ll] - lo_k[ll]
+                caps.append((c, cap))
+                inside += cap
+            r = self.cp[k] - self.row_lo[k]
+            # distribute the r free copies over cells: coefficient 0 outside the form
+            caps.append((0, self.row_free[k] - inside))
+            caps.sort()
+            mn = mx = base
+            left = r
+            for c, cap in caps:
+                t = min(cap, left)
+                mn += c * t
+                left -= t
+            left = r
+            for c, cap in reversed(caps):
+                t = min(cap, left)
+                mx += c * t
+                left -= t
+            lo_v += mn
+            hi_v += mx
+        return lo_v, hi_v
 
 
 def _gmax(

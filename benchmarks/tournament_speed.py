@@ -1,0 +1,126 @@
+"""Tournament speed of the knowledge-driven BS bots, 3 to 6 players.
+
+Each row plays ``games`` games of one bot against copies of itself exactly as
+``kripke tournament bs --bots NAME,NAME,... --workers 1`` does (the same
+:func:`games.tournament.play_one` seeds and seat rotation), timing the CPU
+time of this process (``time.process_time``), so a machine shared with other
+work measures the code, not the load.  Rows: the koth variant (4 players,
+the target command of the benchmark) and the classic variant with 3, 4, 5
+and 6 players, for the ``probabilistic`` and the ``knowledge`` bot.
+
+Every row also prints a fingerprint: a hash of every action of every game.
+Two runs of the same seeds with equal fingerprints made the same decisions,
+so a speed-up that keeps the fingerprints keeps the bots' strength.
+``--save FILE`` writes the fingerprints as JSON, ``--compare FILE`` checks
+them against a saved run (exit status 1 on any difference).
+
+Run: ``python benchmarks/tournament_speed.py [--games N] [--save F | --compare F]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import table  # noqa: E402
+
+from games.base import load_game, make_bot, play_game  # noqa: E402
+from games.tournament import TournamentSpec, _game_seed, _table  # noqa: E402
+
+#: (variant, players) of the rows.
+SHAPES = [("koth", 4), ("classic", 3), ("classic", 4), ("classic", 5), ("classic", 6)]
+BOTS = ["probabilistic", "knowledge"]
+
+
+def run_row(bot: str, variant: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    """Play one row; games per CPU second, steps per game and the action fingerprint."""
+    spec = TournamentSpec(
+        "bs", tuple([bot] * players), games, seed, "rotate", (("variant", variant),)
+    )
+    if variant == "classic":
+        spec = TournamentSpec(
+            "bs",
+            tuple([bot] * players),
+            games,
+            seed,
+            "rotate",
+            (("players", players), ("variant", variant)),
+        )
+    game = load_game("bs", **dict(spec.params))
+    digest = hashlib.sha256()
+    steps = 0
+    cpu = 0.0
+    for i in range(games):
+        names = _table(spec, i, players)
+        gseed = _game_seed(spec, i)
+        actions: list[int] = []
+
+        def record(_state: Any, player: int, action: int, actions: list[int] = actions) -> None:
+            actions.append(player * 10_000 + action)
+
+        c0 = time.process_time()
+        bots = [make_bot("bs", n, seed=gseed * 31 + s) for s, n in enumerate(names)]
+        res = play_game(game, bots, seed=gseed, forfeit_on_error=True, on_step=record)
+        cpu += time.process_time() - c0
+        steps += res.steps
+        digest.update(repr((actions, [float(r) for r in res.returns], res.forfeit)).encode())
+    return {
+        "rate": games / cpu if cpu > 0 else float("inf"),
+        "steps": steps / max(games, 1),
+        "fingerprint": digest.hexdigest()[:16],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=10, help="games per row")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--bots", default=",".join(BOTS))
+    ap.add_argument("--shapes", default=None, help="e.g. koth4,classic3")
+    ap.add_argument("--save", default=None, help="write the fingerprints to this JSON file")
+    ap.add_argument("--compare", default=None, help="compare with a saved JSON file")
+    args = ap.parse_args()
+    shapes = SHAPES
+    if args.shapes:
+        want = set(args.shapes.split(","))
+        shapes = [s for s in SHAPES if f"{s[0]}{s[1]}" in want]
+    saved = json.loads(Path(args.compare).read_text()) if args.compare else {}
+    rows = []
+    prints: dict[str, Any] = {}
+    bad = 0
+    for bot in args.bots.split(","):
+        for variant, players in shapes:
+            key = f"{bot}/{variant}{players}/{args.games}/{args.seed}"
+            r = run_row(bot, variant, players, args.games, args.seed)
+            prints[key] = r
+            same = ""
+            if key in saved:
+                ok = saved[key]["fingerprint"] == r["fingerprint"]
+                bad += not ok
+                same = f"{'same' if ok else 'DIFFERENT'}, was {saved[key]['rate']:.2f}"
+            rows.append(
+                (bot, variant, players, args.games, f"{r['steps']:.0f}", f"{r['rate']:.2f}")
+                + (r["fingerprint"], same)
+            )
+            print(*rows[-1], flush=True)
+    print("BS, one process, games played as `kripke tournament bs --workers 1` plays them")
+    print(
+        table(
+            ["bot", "variant", "players", "games", "steps/game", "games/CPU s", "actions", "saved"],
+            rows,
+        )
+    )
+    if args.save:
+        Path(args.save).write_text(json.dumps(prints, indent=1))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
