@@ -27,6 +27,8 @@ KripkeModel(2 worlds, atoms ['p'], agents ['a', 'b'])
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from kripke.errors import InvalidModelError, ModelFileError, UnknownAgentError, UnknownWorldError
+from kripke.errors import (
+    InvalidModelError,
+    KripkeError,
+    ModelFileError,
+    SizeLimitError,
+    UnknownAgentError,
+    UnknownWorldError,
+)
 from kripke.formulas import Atom, check_agent_name
 from kripke.types import World
 
@@ -46,10 +55,103 @@ __all__ = [
     "atom_key",
     "load_model",
     "save_model",
+    "explicit_memory_limit",
+    "set_explicit_memory_limit",
+    "estimate_explicit_bytes",
+    "check_explicit_size",
+    "MEMORY_LIMIT_ENV",
+    "DEFAULT_MEMORY_LIMIT",
 ]
 
 FORMAT = "kripke-games/model"
 FORMAT_VERSION = 1
+
+
+#: environment variable overriding the explicit engine's memory limit (bytes, or 4GiB, 512MB …)
+MEMORY_LIMIT_ENV = "KRIPKE_EXPLICIT_MEMORY_LIMIT"
+#: default memory limit of one explicit model being built: 4 GiB
+DEFAULT_MEMORY_LIMIT = 4 * 2**30
+_memory_limit: int | None = None
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "kib": 2**10, "m": 10**6, "mb": 10**6,
+          "mib": 2**20, "g": 10**9, "gb": 10**9, "gib": 2**30, "t": 10**12, "tb": 10**12,
+          "tib": 2**40}  # fmt: skip
+
+
+def explicit_memory_limit() -> int:
+    """The memory (bytes) one explicit model may take before it is built.
+
+    :func:`set_explicit_memory_limit` sets it; otherwise the environment
+    variable ``KRIPKE_EXPLICIT_MEMORY_LIMIT`` (``"8GiB"``, ``"500MB"``,
+    plain bytes); otherwise 4 GiB.
+
+    Raises
+    ------
+    kripke.errors.KripkeError
+        If the environment variable is not a size.
+    """
+    if _memory_limit is not None:
+        return _memory_limit
+    text = os.environ.get(MEMORY_LIMIT_ENV, "").strip()
+    if not text:
+        return DEFAULT_MEMORY_LIMIT
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-zA-Z]*)", text)
+    if m is None or m.group(2).lower() not in _UNITS:
+        raise KripkeError(
+            f"{MEMORY_LIMIT_ENV}={text!r} is not a size; write bytes or e.g. 4GiB, 500MB"
+        )
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def set_explicit_memory_limit(limit: int | None) -> int | None:
+    """Set the explicit engine's memory limit in bytes (``None``: back to the default).
+
+    Returns the previous setting.
+
+    >>> old = set_explicit_memory_limit(2**20)
+    >>> explicit_memory_limit()
+    1048576
+    >>> _ = set_explicit_memory_limit(old)
+    """
+    global _memory_limit
+    if limit is not None and (not _is_int(limit) or limit <= 0):
+        raise KripkeError(f"a memory limit is a positive number of bytes, got {limit!r}")
+    old, _memory_limit = _memory_limit, limit
+    return old
+
+
+def estimate_explicit_bytes(num_worlds: int, num_atoms: int, num_agents: int) -> int:
+    """Rough memory of an explicit S5 model and of evaluating formulas on it.
+
+    Per world: an 8-byte label, one byte per atom and an 8-byte class id per
+    agent; model checking holds a few such models (announcements restrict,
+    truth sets are kept), so the estimate is four times the model
+    (measured: muddy children with 19 children peaks near 3.2 times).
+    """
+    return 4 * num_worlds * (8 + num_atoms + 8 * num_agents)
+
+
+def check_explicit_size(num_worlds: int, num_atoms: int, num_agents: int, what: str) -> None:
+    """Refuse to build an explicit model that would not fit the memory limit.
+
+    Raises
+    ------
+    kripke.errors.SizeLimitError
+        Naming ``what``, the estimate and the limit, and suggesting the symbolic engine.
+
+    >>> check_explicit_size(2**30, 30, 30, "muddy children with 30 children")
+    Traceback (most recent call last):
+    ...
+    kripke.errors.SizeLimitError: muddy children with 30 children: 1,073,741,824 worlds need about 1,112.0 GiB, above the explicit engine's limit of 4.0 GiB; use engine='symbolic' (or raise the limit with set_explicit_memory_limit or KRIPKE_EXPLICIT_MEMORY_LIMIT)
+    """
+    need = estimate_explicit_bytes(num_worlds, num_atoms, num_agents)
+    limit = explicit_memory_limit()
+    if need > limit:
+        raise SizeLimitError(
+            f"{what}: {num_worlds:,} worlds need about {need / 2**30:,.1f} GiB, "
+            "above the explicit engine's limit of "
+            f"{limit / 2**30:,.1f} GiB; use engine='symbolic' (or raise the limit with "
+            f"set_explicit_memory_limit or {MEMORY_LIMIT_ENV})"
+        )
 
 
 def atom_key(a: Atom | str) -> str:
@@ -731,85 +833,267 @@ class KripkeModel:
 
     @classmethod
     def from_dict(cls, data: Any) -> KripkeModel:
-        """Inverse of :meth:`to_dict`, validating every field."""
-        if not isinstance(data, dict):
-            raise ModelFileError("a model file holds a JSON object")
-        if data.get("format") != FORMAT:
-            raise ModelFileError(
-                f"not a model file: 'format' is {data.get('format')!r}, expected {FORMAT!r}"
+        """Inverse of :meth:`to_dict`, validating every field (see :func:`load_model`).
+
+        A ``"designated"`` entry is checked too but ignored; :func:`load_model`
+        returns it as a :class:`PointedModel`.
+
+        Raises
+        ------
+        kripke.errors.ModelFileError
+            Naming the field and what is wrong with it.
+        """
+        return _read_model_data(data)[0]
+
+
+# --------------------------------------------------------------- model files
+#: the fields of a model file, in the order :meth:`KripkeModel.to_dict` writes them
+_FILE_FIELDS = ("format", "version", "worlds", "atoms", "valuation", "agents", "relations")
+#: world labels in files: nested lists (tuples in Python) at most this deep
+_MAX_LABEL_DEPTH = 16
+#: integers in model files have at most this many digits (int64 range)
+_MAX_INT_DIGITS = 18
+_INDEX_RE = re.compile(r"0|[1-9][0-9]*")
+
+
+def _file_error(field: str, problem: str) -> ModelFileError:
+    return ModelFileError(f"model file: {field}: {problem}")
+
+
+def _json_type(x: Any) -> str:
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return f"the boolean {json.dumps(x)}"
+    if isinstance(x, int | float):
+        return f"the number {x!r}"
+    if isinstance(x, str):
+        return f"the string {_short(x)}"
+    if isinstance(x, list):
+        return "a list"
+    if isinstance(x, _LongNumber):
+        return f"a {x.digits}-digit number (integers in model files have at most {_MAX_INT_DIGITS} digits)"
+    return "an object"
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _read_index(x: Any, n: int, field: str) -> int:
+    if not _is_int(x):
+        raise _file_error(
+            field, f"expected a world index (an integer 0..{n - 1}), got {_json_type(x)}"
+        )
+    if not 0 <= x < n:
+        raise _file_error(field, f"world index {x} is outside 0..{n - 1}")
+    return int(x)
+
+
+def _read_list(x: Any, field: str, what: str) -> list[Any]:
+    if not isinstance(x, list):
+        raise _file_error(field, f"expected a list of {what}, got {_json_type(x)}")
+    return x
+
+
+def _read_label(x: Any, field: str, depth: int = 0) -> Hashable:
+    if isinstance(x, str) or _is_int(x):
+        return x  # type: ignore[no-any-return]
+    if isinstance(x, list) and depth < _MAX_LABEL_DEPTH:
+        return tuple(_read_label(y, field, depth + 1) for y in x)
+    raise _file_error(
+        field,
+        "a world label is a string, an integer or a list of those "
+        f"(at most {_MAX_LABEL_DEPTH} deep), got {_json_type(x)}",
+    )
+
+
+def _read_model_data(data: Any) -> tuple[KripkeModel, tuple[int, ...] | None]:
+    """Validate the JSON value of a model file: the model and its designated worlds."""
+    if not isinstance(data, dict):
+        raise ModelFileError(f"a model file holds a JSON object, got {_json_type(data)}")
+    if data.get("format") != FORMAT:
+        raise ModelFileError(
+            f"not a model file: 'format' is {_short(data.get('format'))}, expected {FORMAT!r}"
+        )
+    unknown = sorted(set(data) - set(_FILE_FIELDS) - {"designated"})
+    if unknown:
+        raise ModelFileError(
+            f"model file: unknown field {_short(unknown[0])}; "
+            f"the fields are {', '.join(_FILE_FIELDS)} and the optional designated"
+        )
+    version = data.get("version")
+    if not _is_int(version) or version != FORMAT_VERSION:
+        raise _file_error(
+            "version",
+            f"unsupported model file version {_json_type(version)}; "
+            f"this library reads version {FORMAT_VERSION} (the integer)",
+        )
+    for key in _FILE_FIELDS[2:]:
+        if key not in data:
+            raise ModelFileError(f"model file: the field {key!r} is missing")
+    worlds = [
+        _read_label(w, f"worlds[{i}]")
+        for i, w in enumerate(_read_list(data["worlds"], "worlds", "world labels"))
+    ]
+    n = len(worlds)
+    seen_worlds: dict[Hashable, int] = {}
+    for i, w in enumerate(worlds):
+        if w in seen_worlds:
+            raise _file_error(
+                f"worlds[{i}]", f"world {w!r} is listed twice (also at {seen_worlds[w]})"
             )
-        if data.get("version") != FORMAT_VERSION:
-            raise ModelFileError(f"unsupported model file version {data.get('version')!r}")
-        for key, typ in (
-            ("worlds", list),
-            ("atoms", list),
-            ("valuation", dict),
-            ("agents", list),
-            ("relations", dict),
-        ):
-            if not isinstance(data.get(key), typ):
-                raise ModelFileError(f"model file: {key!r} must be a JSON {typ.__name__}")
-        worlds = [_canon_label(w) for w in data["worlds"]]
-        n = len(worlds)
-        atoms = data["atoms"]
-        for a in atoms:
-            if not isinstance(a, str):
-                raise ModelFileError(f"model file: atom {a!r} is not a string")
-        keys = [atom_key(a) for a in atoms]
-        aidx = {a: i for i, a in enumerate(keys)}
-        val = np.zeros((len(keys), n), dtype=bool)
-        for wi, ats in data["valuation"].items():
-            if not (isinstance(wi, str) and wi.isdigit() and int(wi) < n):
-                raise ModelFileError(
-                    f"model file: valuation key {wi!r} is not a world index below {n}"
-                )
-            if not isinstance(ats, list):
-                raise ModelFileError(f"model file: valuation of world {wi} must be a list")
-            for a in ats:
-                atom_text = atom_key(a) if isinstance(a, str) else None
-                if atom_text is None or atom_text not in aidx:
-                    raise ModelFileError(f"model file: world {wi} has undeclared atom {a!r}")
-                val[aidx[atom_text], int(wi)] = True
-        rels: dict[str, AnyRelation] = {}
-        for a in data["agents"]:
-            if not isinstance(a, str | int):
-                raise ModelFileError(f"model file: agent {a!r} is not a name")
-            spec = data["relations"].get(str(a))
-            if not isinstance(spec, dict) or not ({"partition", "edges"} & set(spec)):
-                raise ModelFileError(
-                    f"model file: agent {a!r} needs a 'partition' or 'edges' entry"
-                )
-            if "partition" in spec:
-                lab = np.full(n, -1, dtype=np.int64)
-                for k, members in enumerate(spec["partition"]):
-                    for w in members:
-                        if not isinstance(w, int) or not 0 <= w < n or lab[w] != -1:
-                            raise ModelFileError(
-                                f"model file: agent {a!r} partition has bad or repeated world {w!r}"
-                            )
-                        lab[w] = k
-                if (lab < 0).any():
-                    raise ModelFileError(
-                        f"model file: agent {a!r} partition misses world {int(np.argmin(lab))}"
-                    )
-                rels[str(a)] = Partition(lab, len(spec["partition"]))
-            else:
-                e = spec["edges"]
-                try:
-                    arr = np.array(e, dtype=np.int64).reshape(-1, 2)
-                except (ValueError, TypeError):
-                    raise ModelFileError(
-                        f"model file: agent {a!r} edges must be pairs of world indices"
-                    ) from None
-                if arr.size and (arr.min() < 0 or arr.max() >= n):
-                    raise ModelFileError(
-                        f"model file: agent {a!r} edges refer to worlds outside 0..{n - 1}"
-                    )
-                rels[str(a)] = Relation.from_edges(arr[:, 0], arr[:, 1], n)
+        seen_worlds[w] = i
+
+    keys: list[str] = []
+    for i, a in enumerate(_read_list(data["atoms"], "atoms", "atom names")):
+        if not isinstance(a, str):
+            raise _file_error(f"atoms[{i}]", f'expected an atom such as "p", got {_json_type(a)}')
         try:
-            return cls(worlds, keys, val, rels)
-        except InvalidModelError as exc:
-            raise ModelFileError(str(exc)) from None
+            keys.append(atom_key(a))
+        except InvalidModelError:
+            raise _file_error(
+                f"atoms[{i}]", f"{_short(a)} is not an atom (a name such as p, m1 or has(p2, QS))"
+            ) from None
+        if keys[-1] in keys[:-1]:
+            raise _file_error(f"atoms[{i}]", f"atom {_short(a)} is listed twice")
+    aidx = {a: i for i, a in enumerate(keys)}
+
+    valuation = data["valuation"]
+    if not isinstance(valuation, dict):
+        raise _file_error(
+            "valuation",
+            f"expected an object from world index to atoms, got {_json_type(valuation)}",
+        )
+    val = np.zeros((len(keys), n), dtype=bool)
+    for wi, ats in valuation.items():
+        if not _INDEX_RE.fullmatch(wi) or len(wi) > _MAX_INT_DIGITS or int(wi) >= n:
+            raise _file_error(
+                f"valuation key {_short(wi)}",
+                f"is not a world index below {n} (written in decimal digits)",
+            )
+        field = f"valuation[{wi!r}]"
+        for j, a in enumerate(_read_list(ats, field, "atoms")):
+            atom_text = atom_key(a) if isinstance(a, str) and a in aidx else None
+            if atom_text is None:
+                try:
+                    atom_text = atom_key(a) if isinstance(a, str) else None
+                except InvalidModelError:
+                    atom_text = None
+            if atom_text is None or atom_text not in aidx:
+                raise _file_error(f"{field}[{j}]", f"world {wi} has undeclared atom {_short(a)}")
+            if val[aidx[atom_text], int(wi)]:
+                raise _file_error(f"{field}[{j}]", f"atom {_short(a)} is listed twice")
+            val[aidx[atom_text], int(wi)] = True
+
+    agents: list[str] = []
+    for i, a in enumerate(_read_list(data["agents"], "agents", "agent names")):
+        if not isinstance(a, str):
+            raise _file_error(
+                f"agents[{i}]",
+                f'an agent name is a string such as "1" or "alice", got {_json_type(a)}',
+            )
+        try:
+            name = check_agent_name(a)
+        except KripkeError:
+            raise _file_error(
+                f"agents[{i}]", f"{_short(a)} is not an agent name (letters, digits, _)"
+            ) from None
+        if name in agents:
+            raise _file_error(f"agents[{i}]", f"agent {name!r} is listed twice")
+        agents.append(name)
+
+    relations = data["relations"]
+    if not isinstance(relations, dict):
+        raise _file_error(
+            "relations", f"expected an object from agent to relation, got {_json_type(relations)}"
+        )
+    extra = sorted(set(relations) - set(agents))
+    if extra:
+        raise _file_error(
+            f"relations[{extra[0]!r}]", "is the relation of an agent not listed in 'agents'"
+        )
+    rels: dict[str, AnyRelation] = {}
+    for a in agents:
+        spec = relations.get(a)
+        if not isinstance(spec, dict) or not ({"partition", "edges"} & set(spec)):
+            raise ModelFileError(f"model file: agent {a!r} needs a 'partition' or 'edges' entry")
+        if set(spec) - {"partition", "edges"}:
+            bad = sorted(set(spec) - {"partition", "edges"})[0]
+            raise _file_error(
+                f"relations[{a!r}]", f"unknown entry {_short(bad)} (use 'partition' or 'edges')"
+            )
+        if len(spec) == 2:
+            raise _file_error(
+                f"relations[{a!r}]", "has both 'partition' and 'edges'; give one of them"
+            )
+        field = f"relations[{a!r}]"
+        if "partition" in spec:
+            rels[a] = _read_partition(spec["partition"], n, f"{field}.partition", a)
+        else:
+            rels[a] = _read_edges(spec["edges"], n, f"{field}.edges")
+
+    try:
+        model = KripkeModel(worlds, keys, val, rels)
+    except InvalidModelError as exc:
+        raise ModelFileError(f"model file: {exc}") from None
+    if "designated" not in data:
+        return model, None
+    des = _read_list(data["designated"], "designated", "world indices")
+    if not des:
+        raise _file_error("designated", "a pointed model needs at least one designated world")
+    idx = [_read_index(x, n, f"designated[{i}]") for i, x in enumerate(des)]
+    for j, i in enumerate(idx):
+        if i in idx[:j]:
+            raise _file_error(f"designated[{j}]", f"world index {i} is listed twice")
+    return model, tuple(sorted(idx))
+
+
+def _read_partition(spec: Any, n: int, field: str, agent: str) -> Partition:
+    lab = np.full(n, -1, dtype=np.int64)
+    classes = _read_list(spec, field, "classes (lists of world indices)")
+    for k, members in enumerate(classes):
+        members = _read_list(members, f"{field}[{k}]", "world indices")
+        if not members:
+            raise _file_error(f"{field}[{k}]", "a class of the partition is empty")
+        for j, w in enumerate(members):
+            i = _read_index(w, n, f"{field}[{k}][{j}]")
+            if lab[i] != -1:
+                raise _file_error(
+                    f"{field}[{k}][{j}]", f"world {i} is already in class {int(lab[i])}"
+                )
+            lab[i] = k
+    if (lab < 0).any():
+        raise ModelFileError(
+            f"model file: agent {agent!r} partition misses world {int(np.argmin(lab))}"
+        )
+    return Partition(lab, len(classes))
+
+
+def _read_edges(spec: Any, n: int, field: str) -> Relation:
+    pairs = _read_list(spec, field, "pairs [from, to] of world indices")
+    src = np.empty(len(pairs), dtype=np.int64)
+    dst = np.empty(len(pairs), dtype=np.int64)
+    seen: set[tuple[int, int]] = set()
+    for k, pair in enumerate(pairs):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _file_error(
+                f"{field}[{k}]", f"expected a pair [from, to] of world indices, got {_short(pair)}"
+            )
+        edge = (
+            _read_index(pair[0], n, f"{field}[{k}][0]"),
+            _read_index(pair[1], n, f"{field}[{k}][1]"),
+        )
+        if edge in seen:
+            raise _file_error(f"{field}[{k}]", f"edge {list(edge)} is listed twice")
+        seen.add(edge)
+        src[k], dst[k] = edge
+    return Relation.from_edges(src, dst, n)
 
 
 def _edge_codes(r: AnyRelation, n: int) -> np.ndarray:
@@ -822,10 +1106,12 @@ def _jsonable(w: Any) -> Any:
         return [_jsonable(x) for x in w]
     if isinstance(w, frozenset | set):
         return sorted(_jsonable(x) for x in w)
-    if isinstance(w, str | int | float | bool) or w is None:
+    if isinstance(w, str) or (_is_int(w) and len(str(abs(w))) <= _MAX_INT_DIGITS):
         return w
     raise ModelFileError(
-        f"world label {w!r} cannot be written to JSON; relabel the model with strings or ints"
+        f"world label {w!r} cannot be written to a model file (labels are strings, "
+        f"integers of at most {_MAX_INT_DIGITS} digits, or tuples of those); "
+        "relabel the model with strings or ints"
     )
 
 
@@ -916,31 +1202,102 @@ def save_model(model: KripkeModel | PointedModel, path: str | Path) -> None:
 
 
 def load_model(path: str | Path) -> KripkeModel | PointedModel:
-    """Read a model written by :func:`save_model`.
+    """Read a model written by :func:`save_model`, validating every field.
+
+    The file is UTF-8 JSON: an object with ``"format": "kripke-games/model"``,
+    ``"version": 1`` (the integer), ``"worlds"`` (labels: strings, integers
+    or lists of those, which read back as tuples), ``"atoms"`` (atom texts
+    such as ``"p"`` or ``"has(p2, QS)"``), ``"valuation"`` (world index in
+    decimal digits → list of declared atoms), ``"agents"`` (names as
+    strings), ``"relations"`` (each agent → ``{"partition": [[i, ...], ...]}``
+    covering every world index once, or ``{"edges": [[i, j], ...]}``, not
+    both) and optionally ``"designated"`` (a non-empty list of world
+    indices).  Integers have at most 18 digits; ``NaN``, ``Infinity``,
+    floats and booleans are refused wherever a number or name is expected.
 
     Raises
     ------
     ModelFileError
-        Naming what is wrong: not JSON, wrong format, unknown world or atom.
+        Naming the field and what is wrong: unreadable, not UTF-8, not JSON,
+        wrong format or version, a bad world label, index, atom or agent.
+    SizeLimitError
+        If the file is larger than the explicit engine's memory limit.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from kripke.puzzles import muddy_children
+    >>> path = os.path.join(tempfile.mkdtemp(), "muddy.json")
+    >>> save_model(muddy_children(3, [1, 2]), path)
+    >>> load_model(path).actual
+    3
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write('{"format": "kripke-games/model", "version": 1.0}')
+    >>> load_model(path)
+    Traceback (most recent call last):
+    ...
+    kripke.errors.ModelFileError: model file: version: unsupported model file version the number 1.0; this library reads version 1 (the integer)
     """
     try:
-        text = Path(path).read_text()
+        size = Path(path).stat().st_size
+        if size > explicit_memory_limit():
+            raise SizeLimitError(
+                f"model file {path} has {size:,} bytes, above the explicit engine's limit of "
+                f"{explicit_memory_limit():,} bytes (set {MEMORY_LIMIT_ENV} to raise it)"
+            )
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise ModelFileError(f"cannot read model file {path}: {exc}") from None
     try:
-        data = json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModelFileError(
+            f"{path} is not UTF-8 text: byte {raw[exc.start]:#04x} at offset {exc.start}"
+        ) from None
+    try:
+        data = json.loads(
+            text,
+            parse_int=_json_int,
+            parse_constant=_json_constant,
+            object_pairs_hook=_json_object,
+        )
     except json.JSONDecodeError as exc:
         raise ModelFileError(f"{path} is not valid JSON: {exc}") from None
-    model = KripkeModel.from_dict(data)
-    if "designated" in data:
-        des = data["designated"]
-        if (
-            not isinstance(des, list)
-            or not des
-            or not all(isinstance(i, int) and 0 <= i < model.num_worlds for i in des)
-        ):
-            raise ModelFileError(
-                "model file: 'designated' must be a non-empty list of world indices"
-            )
-        return PointedModel._from_indices(model, des)
-    return model
+    except RecursionError:
+        raise ModelFileError(f"{path} is not a model file: its JSON is nested too deeply") from None
+    model, designated = _read_model_data(data)
+    if designated is None:
+        return model
+    return PointedModel._from_indices(model, designated)
+
+
+class _LongNumber:
+    """An integer of a model file with too many digits, refused where it is read."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a {self.digits}-digit number>"
+
+
+def _json_int(text: str) -> int | _LongNumber:
+    digits = len(text.lstrip("-"))
+    if digits > _MAX_INT_DIGITS:
+        return _LongNumber(digits)  # its field's check names it (no int() of a huge text)
+    return int(text)
+
+
+def _json_constant(text: str) -> Any:
+    raise ModelFileError(f"model file: {text} is not a valid value in a model file")
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ModelFileError(f"model file: the key {_short(key)} appears twice in one object")
+        out[key] = value
+    return out

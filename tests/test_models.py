@@ -142,3 +142,129 @@ def test_restrict_and_relabel():
     assert sub.worlds == [1, 3]
     assert sub.accessible("a", 1) == [1, 3]
     assert m.relabel(["x", "y", "z"]).worlds == ["x", "y", "z"]
+
+
+def _model_text(**changes):
+    data = {
+        "format": "kripke-games/model",
+        "version": 1,
+        "worlds": [0, 1],
+        "atoms": ["p"],
+        "valuation": {"0": ["p"]},
+        "agents": ["a"],
+        "relations": {"a": {"partition": [[0, 1]]}},
+    }
+    data.update(changes)
+    return json.dumps(data)
+
+
+def _replace(old, new):
+    return _model_text().replace(old, new)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (_model_text(worlds=[{"x": 1}, 1]), r"worlds\[0\]: a world label is .* got an object"),
+        (_model_text(worlds=[0.5, 1]), r"worlds\[0\]: .* got the number 0.5"),
+        (_model_text(worlds=[True, 1]), r"worlds\[0\]: .* got the boolean true"),
+        (_model_text(worlds=[None, 1]), r"worlds\[0\]: .* got null"),
+        (_model_text(worlds=[0, 0]), r"worlds\[1\]: world 0 is listed twice"),
+        (_replace('"worlds": [0, 1]', '"worlds": [NaN, 1]'), "NaN is not a valid value"),
+        (_replace('"worlds": [0, 1]', '"worlds": [Infinity, 1]'), "Infinity is not a valid"),
+        (_replace('"worlds": [0, 1]', '"worlds": [' + "7" * 5000 + ", 1]"), "5000-digit number"),
+        (_model_text(relations={"a": {"partition": 5}}), r"partition: expected a list of classes"),
+        (_model_text(relations={"a": {"partition": None}}), r"partition: .* got null"),
+        (_model_text(relations={"a": {"partition": [0, 1]}}), r"partition\[0\]: expected a list"),
+        (_model_text(relations={"a": {"partition": [[False, True]]}}), "got the boolean false"),
+        (_model_text(relations={"a": {"partition": [[0], []]}}), r"partition\[1\]: .* empty"),
+        (_model_text(relations={"a": {"partition": [[0, 1], [1]]}}), "already in class 0"),
+        (_model_text(relations={"a": {"edges": [[0, 10**30]]}}), r"edges\[0\]\[1\]: .*31-digit"),
+        (_model_text(relations={"a": {"edges": [[0, 0.7]]}}), r"edges\[0\]\[1\]: .*number 0.7"),
+        (_model_text(relations={"a": {"edges": [[0, True]]}}), "got the boolean true"),
+        (_model_text(relations={"a": {"edges": [[[0, 1]]]}}), r"edges\[0\]: expected a pair"),
+        (_model_text(relations={"a": {"edges": [[0, 1], [0, 1]]}}), r"edges\[1\]: .*twice"),
+        (_model_text(relations={"a": {"edges": [[0, -1]]}}), "outside 0..1"),
+        (
+            _model_text(relations={"a": {"partition": [[0, 1]], "edges": [[0, 1]]}}),
+            "both 'partition' and 'edges'",
+        ),
+        (_model_text(relations={"a": {"partition": [[0, 1]], "kind": 1}}), "unknown entry 'kind'"),
+        (_model_text(relations={"a": {"partition": [[0, 1]]}, "b": {}}), "not listed in 'agents'"),
+        (_model_text(valuation={"²": ["p"]}), "valuation key '²'"),
+        (_model_text(valuation={"01": ["p"]}), "valuation key '01'"),
+        (_model_text(valuation={"0": ["p", "p"]}), "listed twice"),
+        (_model_text(valuation={"0": "p"}), r"valuation\['0'\]: expected a list"),
+        (_model_text(atoms=["²"]), r"atoms\[0\]: '²' is not an atom"),
+        (_model_text(atoms=["p", "p"]), r"atoms\[1\]: atom 'p' is listed twice"),
+        (_model_text(atoms=[3]), r"atoms\[0\]: .* got the number 3"),
+        (_model_text(agents=["a", "a"]), r"agents\[1\]: agent 'a' is listed twice"),
+        (_model_text(agents=[1]), r"agents\[0\]: .* got the number 1"),
+        (_model_text(agents=["a b"]), "not an agent name"),
+        (_model_text(designated=[0, 0]), r"designated\[1\]: world index 0 is listed twice"),
+        (_model_text(designated=[]), "at least one designated world"),
+        (_model_text(designated=[True]), "got the boolean true"),
+        (_model_text(designated=[2]), "outside 0..1"),
+        (_model_text(version=1.0), "version: .* the number 1.0"),
+        (_model_text(version=True), "version: .* the boolean true"),
+        (_model_text(version=2), "version: .* the number 2"),
+        (_model_text(extra=1), "unknown field 'extra'"),
+        (_model_text()[:-1] + ', "version": 1}', "the key 'version' appears twice"),
+        (_model_text().replace(', "atoms": ["p"]', ""), "the field 'atoms' is missing"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("5", "holds a JSON object, got the number 5"),
+    ],
+)
+def test_model_file_fields_are_validated_one_by_one(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ModelFileError, match=message):
+        load_model(path)
+
+
+def test_model_file_must_be_utf8(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(ModelFileError, match="not UTF-8 text: byte 0xff at offset 12"):
+        load_model(path)
+
+
+def test_valid_model_file_loads(tmp_path):
+    path = tmp_path / "ok.json"
+    path.write_text(_model_text(designated=[1], worlds=["x", [1, "y"]]))
+    pm = load_model(path)
+    assert pm.model.worlds == ["x", (1, "y")]
+    assert pm.designated == [(1, "y")]
+
+
+def test_save_model_refuses_labels_a_file_cannot_hold(tmp_path):
+    m = KripkeModel.from_partitions([0.5, 1], {}, {"a": [[0.5, 1]]})
+    with pytest.raises(ModelFileError, match="world label 0.5 cannot be written"):
+        save_model(m, tmp_path / "m.json")
+
+
+def test_explicit_memory_limit_is_configurable(monkeypatch):
+    from kripke.errors import KripkeError, SizeLimitError
+    from kripke.models import (
+        DEFAULT_MEMORY_LIMIT,
+        check_explicit_size,
+        explicit_memory_limit,
+        set_explicit_memory_limit,
+    )
+
+    assert explicit_memory_limit() == DEFAULT_MEMORY_LIMIT == 4 * 2**30
+    monkeypatch.setenv("KRIPKE_EXPLICIT_MEMORY_LIMIT", "1.5GiB")
+    assert explicit_memory_limit() == 3 * 2**29
+    monkeypatch.setenv("KRIPKE_EXPLICIT_MEMORY_LIMIT", "lots")
+    with pytest.raises(KripkeError, match="not a size"):
+        explicit_memory_limit()
+    monkeypatch.delenv("KRIPKE_EXPLICIT_MEMORY_LIMIT")
+    old = set_explicit_memory_limit(1000)
+    try:
+        check_explicit_size(10, 1, 1, "ten worlds")
+        with pytest.raises(SizeLimitError, match="100 worlds need about .* engine='symbolic'"):
+            check_explicit_size(100, 1, 1, "a hundred worlds")
+    finally:
+        set_explicit_memory_limit(old)
+    with pytest.raises(KripkeError):
+        set_explicit_memory_limit(0)
