@@ -58,6 +58,8 @@ __all__ = [
     "Prompt",
     "parse_int",
     "human_seats",
+    "plural",
+    "big_number",
     "HELP_WORDS",
 ]
 
@@ -155,6 +157,31 @@ def parse_int(text: str, low: int, high: int, *, what: str = "a number") -> int:
     if not low <= value <= high:
         raise BadAnswerError(f"{token!r} is not {what}: {hint}")
     return value
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``: a count with its noun in the right number.
+
+    Examples
+    --------
+    >>> plural(1, "card"), plural(0, "card"), plural(2, "deal"), plural(2, "copy", "copies")
+    ('1 card', '0 cards', '2 deals', '2 copies')
+    """
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def big_number(n: int | float) -> str:
+    """One format for counts in every table: ``174,272`` below a million, ``7.0e11`` above.
+
+    Examples
+    --------
+    >>> big_number(174272), big_number(7.04e11), big_number(1_000_000)
+    ('174,272', '7.0e11', '1.0e6')
+    """
+    if n < 10**6:
+        return f"{int(n):,}"
+    mantissa, _, exponent = f"{n:.1e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def human_seats(args: Any, players: int) -> tuple[int, ...]:

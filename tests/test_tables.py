@@ -1,0 +1,300 @@
+"""Human seats at the game tables see exactly what their seat observes.
+
+A scripted human (an input stream that answers from the human's own output)
+plays full seeded games.  Every card list the table prints is rendered
+through the table's ``cards_text``, which these tests wrap in markers, so
+each printed list can be checked against the engine's own observations of
+the human seat at that moment: a list may be printed only if it is the
+seat's current hand or a list of cards the seat has observed (its deal,
+its plays, revealed cards, a pile it took).  Bad answers at every prompt
+get a message naming the token and leave the game unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from argparse import Namespace
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.prompt import BadAnswerError, Command, InputClosedError, Prompt, parse_int
+
+MARK = re.compile(r"«([^»]*)»")
+
+
+def _marked(cards: Any) -> str:
+    return "«" + " ".join(str(c) for c in cards) + "»"
+
+
+def _lists_in(obs_seq: Any, names: set[str]) -> set[tuple[str, ...]]:
+    """Every card list (sorted) and single card found in a seat's observations."""
+    out: set[tuple[str, ...]] = {()}
+    for o in obs_seq:
+        for _, v in o.data:
+            if isinstance(v, str) and v in names:
+                out.add((v,))
+            elif isinstance(v, tuple) and v and all(isinstance(x, str) for x in v):
+                if all(x in names for x in v):
+                    out.add(tuple(sorted(v)))
+                    out.update((x,) for x in v)
+    return out
+
+
+class Recorder:
+    """Wraps a state class: before each action, notes the output length and what
+    each watched seat may have been shown so far (``allowed(state, seat)``)."""
+
+    def __init__(self, out: io.StringIO, seats: tuple[int, ...], allowed: Callable[..., Any]):
+        self.out, self.seats, self.allowed = out, seats, allowed
+        self.marks: list[tuple[int, dict[int, set[tuple[str, ...]]]]] = []
+        self.final: Any = None
+
+    def note(self, state: Any) -> None:
+        self.marks.append(
+            (len(self.out.getvalue()), {s: self.allowed(state, s) for s in self.seats})
+        )
+        self.final = state
+
+    def check(self, text: str, end_marker: str) -> None:
+        """Every marked list printed before ``end_marker`` was allowed when it was printed."""
+        end = text.find(end_marker)
+        assert end > 0, f"no final reveal ({end_marker!r}) in the output"
+        checked = 0
+        for m in MARK.finditer(text[:end]):
+            pos = m.end()
+            snap = next((a for at, a in self.marks if at >= pos), None)
+            assert snap is not None
+            cards = tuple(sorted(m.group(1).split()))
+            seat = _seat_at(text, m.start(), self.seats)
+            ok = snap[seat] if seat is not None else set.intersection(*snap.values())
+            assert cards in ok, (
+                f"P{seat} shown {cards} before the rules revealed them, at "
+                f"...{text[max(0, m.start() - 300) : m.end()]!r}"
+            )
+            checked += 1
+        assert checked > 10
+
+
+def _seat_at(text: str, pos: int, seats: tuple[int, ...]) -> int | None:
+    if len(seats) == 1:
+        return seats[0]
+    hand = [m for m in re.finditer(r"--- P(\d+) at the terminal", text[:pos])]
+    return int(hand[-1].group(1)) if hand else None
+
+
+class ScriptedHuman:
+    """Stdin for a human seat: answers from the human's own output.
+
+    ``answer(text)`` gives the valid answer to the question the output ends
+    with; on every ``bad_every``-th question the first reply is ``bad(text)``
+    (a wrong answer), and the valid one follows when the question repeats.
+    """
+
+    def __init__(
+        self,
+        out: io.StringIO,
+        answer: Callable[[str], str],
+        bad: Callable[[str], str] | None = None,
+        bad_every: int = 3,
+    ):
+        self.out, self.answer, self.bad, self.every = out, answer, bad, bad_every
+        self.valid = 0
+        self.was_bad = False
+        self.bad_given: list[str] = []
+
+    def readline(self) -> str:
+        text = self.out.getvalue()
+        if self.bad is not None and not self.was_bad and self.valid % self.every == 0:
+            self.was_bad = True
+            reply = self.bad(text)
+            self.bad_given.append(reply)
+            return reply + "\n"
+        self.was_bad = False
+        self.valid += 1
+        return self.answer(text) + "\n"
+
+
+def _run(module: Any, monkeypatch: Any, args: dict[str, Any], stdin: Any) -> str:
+    out = stdin.out
+    monkeypatch.setattr(module, "cards_text", _marked)
+    ns = Namespace(
+        **{"variant": None, "seed": 0, "players": None, "bots": None, "quiet": False}
+        | {"params": {}, "human": None, "humans": None, "stdin": stdin}
+        | args
+    )
+    assert module.narrate(ns, out) == 0
+    return out.getvalue()
+
+
+# ====================================================================== prompt
+def test_prompt_names_the_bad_token_and_repeats():
+    out = io.StringIO()
+    yes = Command("yes", "yes", "call", value=True, aliases=("y",))
+    no = Command("no", "no", "pass", value=False)
+    assert Prompt(io.StringIO("maybe\n\n$ y\n"), out).ask("Call?", [yes, no]) is True
+    text = out.getvalue()
+    assert "'maybe' is not an answer here; valid now: yes, no" in text
+    assert "an empty answer; valid now: yes, no" in text
+    assert text.count("Call? [yes/no]") == 3
+    out = io.StringIO()
+    with pytest.raises(InputClosedError):
+        Prompt(io.StringIO("no thanks\n"), out).ask("Call?", [yes, no])
+    assert "'no' takes nothing after it, got 'thanks'" in out.getvalue()
+
+
+def test_prompt_help_lists_the_commands_valid_now_with_examples():
+    out = io.StringIO()
+    play = Command("play", "play 7H", "put cards down", parse=str.split)
+    assert Prompt(io.StringIO("?\n$PLAY 7H 8H\n"), out).ask("Play:", [play]) == ["7H", "8H"]
+    assert "play    put cards down  (e.g. 'play 7H')" in out.getvalue()
+    with pytest.raises(BadAnswerError, match="'x' is not a guess: give a whole number from 0 to 4"):
+        parse_int("x", 0, 4, what="a guess")
+
+
+def test_prompt_hot_seat_announces_each_change_of_seat():
+    out = io.StringIO()
+    p = Prompt(io.StringIO("a\nb\nc\n"), out, hot_seat=True)
+    word = Command("a", "a", "a", aliases=("b", "c"))
+    for seat in (0, 0, 2):
+        p.ask("?", [word], seat=seat)
+    assert out.getvalue().count("at the terminal") == 2
+
+
+# ========================================================================== BS
+def _bs_allowed(state: Any, seat: int) -> set[tuple[str, ...]]:
+    names = set(state.g.deck.names)
+    out = _lists_in(state.observations(seat), names)
+    out.add(tuple(sorted(state.hands[seat])))
+    return out
+
+
+def _bs_answer(text: str) -> str:
+    last = text.rsplit("\n", 1)[-1]
+    if "Call BS?" in last:
+        before = text.rsplit("Call BS?", 1)[0].rsplit("\n", 4)
+        return "yes" if any("you know it is a lie" in x for x in before) else "no"
+    hand = MARK.findall(text.rsplit("Your hand: ", 1)[1])[0].split()
+    return f"$play {hand[0]}"
+
+
+def _bs_bad(text: str) -> str:
+    return "maybe" if "Call BS?" in text.rsplit("\n", 1)[-1] else "play QQ"
+
+
+def _bs_game(monkeypatch: Any, variant: str, seed: int, humans: tuple[int, ...], bad: bool):
+    import games.bs.table as table
+    from games.bs.state import BSState
+
+    out = io.StringIO()
+    rec = Recorder(out, humans, _bs_allowed)
+    original = BSState.apply_action
+
+    def apply(self: Any, action: int) -> None:
+        rec.note(self)
+        original(self, action)
+
+    monkeypatch.setattr(BSState, "apply_action", apply)
+    stdin = ScriptedHuman(out, _bs_answer, _bs_bad if bad else None)
+    bots = "probabilistic,knowledge,liar,random"
+    args = {"variant": variant, "seed": seed, "bots": bots, "human": humans[0]}
+    text = _run(table, monkeypatch, args | {"humans": list(humans)}, stdin)
+    rec.note(rec.final)
+    monkeypatch.setattr(BSState, "apply_action", original)
+    return text, rec, stdin
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("koth", 7), ("classic", 1)])
+def test_bs_human_sees_only_its_seat(monkeypatch, variant, seed):
+    text, rec, stdin = _bs_game(monkeypatch, variant, seed, (0,), bad=True)
+    rec.check(text, "End of the game: every hand revealed.")
+    state = rec.final
+    tail = text.split("End of the game: every hand revealed.")[1]
+    for s in range(4):
+        assert _marked(state.hands[s]) in tail or not state.hands[s]
+    # the truth of an unchecked claim of another seat is told only at the end
+    head = text.split("End of the game")[0]
+    assert not re.search(r"P[123] claims [^\n]*really", head)
+    assert "Spectator view" not in text and "You play P0" in text
+    # bad answers named the token and what is valid
+    assert "'maybe' is not an answer here; valid now: yes, no" in text
+    assert "'QQ' is not a card of this deck" in text
+    assert "maybe" in stdin.bad_given and "play QQ" in stdin.bad_given
+
+
+def test_bs_bad_answers_leave_the_game_unchanged(monkeypatch):
+    bad_text, bad_rec, _ = _bs_game(monkeypatch, "classic", 3, (2,), bad=True)
+    good_text, good_rec, _ = _bs_game(monkeypatch, "classic", 3, (2,), bad=False)
+    a, b = bad_rec.final, good_rec.final
+    assert a.history() == b.history() and a.returns() == b.returns()
+    assert bad_text.count("valid now") > 0 and "valid now" not in good_text
+
+
+def test_bs_hot_seat_shows_each_seat_its_cards_only_at_its_turn(monkeypatch):
+    text, rec, _ = _bs_game(monkeypatch, "classic", 4, (0, 2), bad=False)
+    assert "Hot-seat: P0, P2 share this terminal" in text
+    assert "--- P0 at the terminal" in text and "--- P2 at the terminal" in text
+    rec.check(text, "End of the game: every hand revealed.")
+
+
+def test_bs_classic_human_output_names_no_unseen_card(monkeypatch):
+    """Without markers: every card token printed before the end was observed by the seat."""
+    import games.bs.table as table
+    from games.bs.state import BSState
+
+    out = io.StringIO()
+    seen: list[tuple[int, set[str]]] = []
+    original = BSState.apply_action
+
+    last: list[Any] = []
+
+    def apply(self: Any, action: int) -> None:
+        cards = {c for lst in _bs_allowed(self, 1) for c in lst}
+        seen.append((len(out.getvalue()), cards))
+        last[:] = [self]
+        original(self, action)
+
+    monkeypatch.setattr(BSState, "apply_action", apply)
+
+    def answer(text: str) -> str:
+        if "Call BS?" in text.rsplit("\n", 1)[-1]:
+            return "no"
+        return "play " + text.rsplit("Your hand: ", 1)[1].split()[0]
+
+    stdin = ScriptedHuman(out, answer)
+    ns = Namespace(
+        variant="classic", seed=2, players=None, bots=None, quiet=False, params={},
+        human=1, humans=[1], stdin=stdin,
+    )  # fmt: skip
+    table.narrate(ns, out)
+    text = out.getvalue()
+    end = text.index("End of the game")
+    seen.append((end, {c for lst in _bs_allowed(last[0], 1) for c in lst}))
+    deck = {f"{r}{s}" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split() for s in "CDHS"}
+    for m in re.finditer(r"\b(10|[2-9JQKA])[CDHS]\b", text[:end]):
+        if m.group(0) not in deck:
+            continue
+        allowed = next(c for at, c in seen if at >= m.end())
+        assert m.group(0) in allowed, text[max(0, m.start() - 200) : m.end()]
+
+
+def test_bs_spectator_view_is_labelled_and_reads_well():
+    import games.bs.table as table
+
+    out = io.StringIO()
+    bots = "liar,random,liar,random"
+    ns = Namespace(variant="koth", seed=7, players=None, bots=bots, quiet=False, params={})
+    table.narrate(ns, out)
+    text = out.getvalue()
+    assert text.startswith("Spectator view: all hands shown")
+    assert "Ranks are numbered as in the tournament rules: 0=2, 1=3" in text
+    assert "P1 claims six 0s (2s), really 2 8 8 9 9 11: a lie" in text
+    assert "P0 claims one 1 (a 3), really 6: a lie" in text
+    assert not re.search(r"\b1 (cards|rounds|deals)", text)
+    assert "(up)" in text and "a count goes up when" in text
+    assert "everyone knows it is a lie: there are only 4 cards of rank" in text
+    # a knowledge line is printed only when a count changed
+    lines = [x for x in text.splitlines() if "deals each seat still considers" in x]
+    assert len(lines) == len(set(lines))
