@@ -608,14 +608,13 @@ class _Counting:
             term[idx] = 1 if exact else 1.0
         self.shifts = []
         self._slice_cache: dict[tuple[int, ...], tuple[Any, Any]] = {}
-        self.slc: list[list[tuple[Any, Any]]] = []
+        self._slc: list[list[tuple[Any, Any]] | None] = []
         for blk in self.blocks:
             a = blk.allocs.copy()
             if La:
                 a[:, self.elim] = 0
             self.shifts.append(a)
-            looped = exact or len(blk.w) <= 6 or not La or len(self.shifts) == 1
-            self.slc.append([self._slices_cached(sh) for sh in a] if looped else [])
+            self._slc.append(None)
         B = len(self.blocks)
         betas = [zero_t] * (B + 1)
         betas[B], ls = self._scale(term)
@@ -629,7 +628,7 @@ class _Counting:
                 )
             else:
                 cur = zero_t.copy()
-                for t, (src, dst) in enumerate(self.slc[b]):
+                for t, (src, dst) in enumerate(self.slc(b)):
                     if src is None:
                         continue
                     cur[dst] += blk.w[t] * nxt[src]
@@ -662,7 +661,7 @@ class _Counting:
                     cur = np.tensordot(w, self._gather(prev, b, True), axes=1)
                 else:
                     cur = zero_t.copy()
-                    for t, (src, dst) in enumerate(self.slc[b]):
+                    for t, (src, dst) in enumerate(self.slc(b)):
                         if src is None:
                             continue
                         cur[src] += blk.w[t] * prev[dst]
@@ -695,6 +694,13 @@ class _Counting:
             start = sh
         win = np.lib.stride_tricks.sliding_window_view(padded, table.shape)
         return win[tuple(start.T)]
+
+    def slc(self, b: int) -> list[tuple[Any, Any]]:
+        """Block ``b``'s terms as slice pairs (see :meth:`_slices`), made on first use."""
+        got = self._slc[b]
+        if got is None:
+            got = self._slc[b] = [self._slices_cached(sh) for sh in self.shifts[b]]
+        return got
 
     def _slices_cached(self, sh: np.ndarray) -> tuple[Any, Any]:
         key = tuple(sh.tolist())

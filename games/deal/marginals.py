@@ -31,8 +31,14 @@ class _Marginals(_Base):
         out = np.zeros(len(blk.w), dtype=object if exact else np.float64)
         if b == 0:
             # the forward table before the first block is a single 1 at the origin
+            if not exact and self.La:
+                sh = self.shifts[b]
+                inside = np.all(sh < np.asarray(beta.shape, dtype=np.int64), axis=1)
+                at = np.where(inside[:, None], sh, 0)
+                w = np.asarray(blk.w, dtype=np.float64)
+                return np.where(inside, beta[tuple(at.T)] * w, 0.0)
             for t in range(len(blk.w)):
-                src, _ = self.slc[b][t]
+                src, _ = self.slc(b)[t]
                 if src is None:
                     out[t] = 0
                     continue
@@ -46,7 +52,7 @@ class _Marginals(_Base):
                 g.reshape(len(blk.w), -1) @ alpha.reshape(-1) * np.asarray(blk.w, dtype=np.float64)
             )
         for t in range(len(blk.w)):
-            src, dst = self.slc[b][t]
+            src, dst = self.slc(b)[t]
             if src is None:
                 out[t] = 0
                 continue
