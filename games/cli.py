@@ -99,6 +99,13 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
     tr.add_argument("--seats", choices=("rotate", "draw"), default="rotate")
     tr.add_argument("--out", default=None, help="JSONL results file (resumes if it exists)")
     tr.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    tr.add_argument(
+        "--move-time",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time limit of one bot call; a bot over it forfeits the game (0: no limit)",
+    )
     tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     tr.add_argument("--no-progress", action="store_true")
     tr.add_argument(
