@@ -106,6 +106,7 @@ class SeatKnowledge:
         self.max_table = max_table
         self.history: list[Observation] = []
         self._deck = game.deck
+        self._before: DealKnowledge | None = None
         self._idx = {n: k for k, n in enumerate(game.deck.names)}
 
     def observe(self, obs: Observation) -> None:
@@ -133,6 +134,8 @@ class SeatKnowledge:
             else:
                 self.my_play = None
                 if kn is not None:
+                    # the claimer's hand before the play, for the call decision
+                    self._before = kn.copy()
                     kn.move_hidden(f"P{p}", "play", cnt)
         elif kind == "nocall":
             self.pile += self.last[2] if self.last else 0
@@ -234,6 +237,29 @@ class SeatKnowledge:
         return self._could_be_honest() == 0.0
 
     def _could_be_honest(self) -> float:
+        """Probability that the claimer held ``count`` cards of the claimed rank.
+
+        The play and the rest of the claimer's hand are its hand before the
+        play, so the count is read on the knowledge from just before the play
+        (one location fewer to count over, the same exact distribution).  When
+        that says the claim is surely honest, the sum is read on the current
+        knowledge instead, exactly as :meth:`_could_be_honest_after` does,
+        so that the result does not depend on the route.
+        """
+        assert self.last is not None
+        p, rank, cnt = self.last
+        before = self._before
+        kn = self._need()
+        if before is None or self.history[-1].kind != "play" or self.history[-1].actor != p:
+            return self._could_be_honest_after()
+        r0 = before.relaxations
+        dist = before.count_distribution(self.game.kinds_of_rank[rank], f"P{p}")
+        if before.relaxations != r0 or not any(dist[:cnt]) or kn.relaxations != r0:
+            return self._could_be_honest_after()
+        return float(sum(dist[cnt:]))
+
+    def _could_be_honest_after(self) -> float:
+        """:meth:`_could_be_honest` on the current knowledge (the play and the hand)."""
         assert self.last is not None
         p, rank, cnt = self.last
         dist = self._need().count_distribution(self.game.kinds_of_rank[rank], [f"P{p}", "play"])
