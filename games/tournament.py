@@ -452,6 +452,8 @@ def read_results(
             if rec["game"] in done:
                 raise ResultsFileError(f"{where}: game {rec['game']} is recorded twice")
             done[rec["game"]] = {k: rec[k] for k in _RECORD_FIELDS}
+    if not header_seen and torn_at is None:
+        raise ResultsFileError(f"{path} has no tournament header (only blank lines)")
     if torn_at is not None and repair:
         try:
             os.truncate(path, torn_at)

@@ -15,7 +15,13 @@ import pytest
 
 from games.base import Bot, load_game, make_bot, play_game, register_bot
 from games.errors import BotError, InvalidParameterError
-from games.tournament import ResultsFileError, TournamentSpec, read_results, run_tournament
+from games.tournament import (
+    ResultsFileError,
+    TornRecordWarning,
+    TournamentSpec,
+    read_results,
+    run_tournament,
+)
 from kripke.cli import main as kripke_main
 
 
@@ -320,6 +326,7 @@ CORRUPTIONS = {
     ),
     "twice": (lambda m, o: m + m[1:2], "line 6: game .* is recorded twice"),
     "no header": (lambda m, o: m[1:], "line 1 is not a tournament header"),
+    "blank": (lambda m, o: [b"\n", b"  \n"], "has no tournament header"),
     "foreign header": (
         lambda m, o: o[:1] + m[1:],
         r"another tournament \(seed is 1 there, 0 here\)",
@@ -358,6 +365,19 @@ def test_workers_below_one_are_refused(workers, capsys):
     assert kripke_main(args, io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"workers must be an int >= 1, got {workers}" in err[0]
+
+
+def test_a_torn_header_is_dropped_and_written_again(tmp_path, good_file):
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(good_file[0][0][:20])
+    with pytest.warns(TornRecordWarning, match="line 1 is a partly written record"):
+        run_tournament("bs", BOTS4, 4, variant="koth", workers=1, progress=False, out=out)
+    assert out.read_bytes().splitlines(True)[0] == good_file[0][0]
+    assert len(read_results(out, _spec4())) == 4
+
+
+def _spec4() -> TournamentSpec:
+    return TournamentSpec("bs", tuple(BOTS4), 4, params=(("variant", "koth"),))
 
 
 def test_out_into_a_missing_folder_creates_it(tmp_path):
