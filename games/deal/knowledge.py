@@ -523,49 +523,56 @@ class DealKnowledge:
         rest = [p for p in self._preds if not p.touches([a, b])]
         forms: list[_Form] = [f for p in touched for f in p.forms]
         F = len(forms)
-        eps = np.zeros((F, K), dtype=np.int64)
-        cb = np.zeros((F, K), dtype=np.int64)
+        # per-kind coefficients of every form on the two columns, as Python lists
+        eps_l = [[0] * K for _ in range(F)]
+        cb_l = [[0] * K for _ in range(F)]
         for i, f in enumerate(forms):
+            e_i, c_i = eps_l[i], cb_l[i]
             for k, ll, c in f.coef:
                 if ll == a:
-                    eps[i, k] += c
+                    e_i[k] += c
                 elif ll == b:
-                    eps[i, k] -= c
-                    cb[i, k] += c
+                    e_i[k] -= c
+                    c_i[k] += c
+        eps = np.asarray(eps_l, dtype=np.int64).reshape(F, K)
         size_a = self._size[a]
         size_b = self._size[b]
         n_lo = lo[:, a] + lo[:, b]
         n_hi = np.minimum(cp, hi[:, a] + hi[:, b])
-        sum_lo_a, sum_lo_b = int(lo[:, a].sum()), int(lo[:, b].sum())
-        row_lo = [int(x) for x in lo.sum(axis=1)]
+        la_l, ha_l = lo[:, a].tolist(), hi[:, a].tolist()
+        lb_l, hb_l = lo[:, b].tolist(), hi[:, b].tolist()
+        nlo_l, nhi_l, cp_l = n_lo.tolist(), n_hi.tolist(), cp.tolist()
+        sum_lo_a, sum_lo_b = sum(la_l), sum(lb_l)
+        row_lo = lo.sum(axis=1).tolist()
         # forced kinds: x_k = alpha*n' + beta
-        f_alpha = np.zeros(K, dtype=np.int64)
-        f_beta = np.zeros(K, dtype=np.int64)
-        forced = np.zeros(K, dtype=bool)
+        f_alpha = [0] * K
+        f_beta = [0] * K
+        forced = [False] * K
         groups: dict[Any, list[int]] = {}
         bounds: dict[int, tuple[list[int], list[int]]] = {}
         for k in range(K):
-            vals = list(range(int(n_lo[k]), int(n_hi[k]) + 1))
+            vals = list(range(nlo_l[k], nhi_l[k] + 1))
             if not vals:
                 raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
-            la, ha, lb, hb = int(lo[k, a]), int(hi[k, a]), int(lo[k, b]), int(hi[k, b])
+            la, ha, lb, hb = la_l[k], ha_l[k], lb_l[k], hb_l[k]
             # an upper bound no smaller than the location's size is implied by
             # the sizes (the x_k add up to size_a, the rest to size_b)
             # (so is one no smaller than the size minus the other kinds' minimums,
             # or than the copies not known to be elsewhere): lower bounds are kept
-            big_k = int(cp[k]) + 1
-            if ha >= min(size_a - (sum_lo_a - la), int(cp[k]) - (row_lo[k] - la)):
+            big_k = cp_l[k] + 1
+            if ha >= min(size_a - (sum_lo_a - la), cp_l[k] - (row_lo[k] - la)):
                 ha = big_k
-            if hb >= min(size_b - (sum_lo_b - lb), int(cp[k]) - (row_lo[k] - lb)):
+            if hb >= min(size_b - (sum_lo_b - lb), cp_l[k] - (row_lo[k] - lb)):
                 hb = big_k
             lk = [max(la, v - hb) for v in vals]
             uk = [min(ha, v - lb) for v in vals]
-            if lk == uk and _linear(vals, lk) is not None:
-                al, be = _linear(vals, lk)  # type: ignore[misc]
-                forced[k] = True
-                f_alpha[k], f_beta[k] = al, be
-                continue
-            ek = tuple(int(e) for e in eps[:, k])
+            if lk == uk:
+                lin = _linear(vals, lk)
+                if lin is not None:
+                    forced[k] = True
+                    f_alpha[k], f_beta[k] = lin
+                    continue
+            ek = tuple(e_i[k] for e_i in eps_l)
             lin_l, lin_u = _linear(vals, lk), _linear(vals, uk)
             if lin_l is not None and lin_u is not None:
                 key: Any = (ek, lin_l[0], lin_u[0])
@@ -575,6 +582,7 @@ class DealKnowledge:
                 groups[("single", k)] = [k]
                 bounds[k] = (lk, uk)
         # rewritten forms (functions of the merged column b)
+        forced_ks = [k for k in range(K) if forced[k]]
         new_forms: list[_Form] = []
         for i, f in enumerate(forms):
             cells: dict[tuple[int, int], int] = {}
@@ -582,17 +590,19 @@ class DealKnowledge:
             for k, ll, c in f.coef:
                 if ll != a and ll != b:
                     cells[(k, ll)] = cells.get((k, ll), 0) + c
+            col = list(cb_l[i])
+            e_i = eps_l[i]
+            for k in forced_ks:
+                col[k] += e_i[k] * f_alpha[k]
+                off += e_i[k] * f_beta[k]
             for k in range(K):
-                c = int(cb[i, k])
-                if forced[k]:
-                    c += int(eps[i, k] * f_alpha[k])
-                    off += int(eps[i, k] * f_beta[k])
+                c = col[k]
                 if c:
                     cells[(k, b)] = cells.get((k, b), 0) + c
             new_forms.append(_Form.make(cells, off))
         f_forced = _Form.make(
-            {(k, b): int(f_alpha[k]) for k in range(K) if forced[k] and f_alpha[k]},
-            int(f_beta[forced].sum()),
+            {(k, b): f_alpha[k] for k in forced_ks if f_alpha[k]},
+            sum(f_beta[k] for k in forced_ks),
         )
         # update the cells before building tables (ranges use the new bounds)
         self._lo[:, b] = n_lo
@@ -601,7 +611,7 @@ class DealKnowledge:
         self._hi[:, a] = 0
         self._size[b] += size_a
         self._size[a] = 0
-        allowed_b = [k for k in range(K) if n_hi[k] > 0]
+        allowed_b = [k for k in range(K) if nhi_l[k] > 0]
 
         def count_form(ks: list[int], scale: int = 1, const: int = 0) -> _Form:
             """``scale * (copies of ks in b) + const``, written over the shorter kind list."""
@@ -636,7 +646,7 @@ class DealKnowledge:
                 bl = sum(bounds[k][0][0] - sl * int(n_lo[k]) for k in ks)
                 bu = sum(bounds[k][1][0] - su * int(n_lo[k]) for k in ks)
                 lin[key] = (count_form(ks, sl, bl), count_form(ks, su, bu))
-        dep = [g for g in gkeys if np.any(geps[g] != 0)]
+        dep = [g for g in gkeys if any(e_i[groups[g][0]] for e_i in eps_l)]
         slack = [g for g in gkeys if g not in dep]
         # the slack groups enter only through the total: add their bounds up.
         # A side of Hall's condition that cannot bind (judged from ranges) is
@@ -710,9 +720,9 @@ class DealKnowledge:
         E_rows: list[np.ndarray] = []
         for p in touched:
             nf = new_forms[pos : pos + len(p.forms)]
-            rows = eps[pos : pos + len(p.forms)]
+            rows = eps_l[pos : pos + len(p.forms)]
             pos += len(p.forms)
-            sees = any(np.any(rows[:, groups[g]] != 0) for g in dep)
+            sees = any(e_i[k] for g in dep for k in groups[g] for e_i in rows)
             if sees:
                 joined.append((p, len(jforms), len(jforms) + len(nf)))
                 jforms.extend(nf)
