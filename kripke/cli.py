@@ -3,11 +3,12 @@
 Subcommands::
 
     kripke puzzle muddy --children 5          # narrated puzzles
-    kripke check MODEL.json "K_a p" [--world w] [--engine symbolic]
+    kripke check MODEL.json "K_a p" [--world w | --world #i] [--engine symbolic]
     kripke play bs --variant koth --seed 7    # a narrated game with live knowledge
     kripke tournament bs --games 1000 --bots probabilistic,knowledge,truthful,threshold
 
-Errors in user input print one clear line and exit with status 2.
+Errors in user input print one clear line and exit with status 2 (never a
+traceback: a parse error shows the text around its position).
 
 ``puzzle`` and ``check`` are this package's own.  Other installed packages
 add subcommands through the entry-point group ``kripke.commands`` (this
@@ -28,7 +29,7 @@ from typing import Any, TextIO
 
 from kripke.errors import KripkeError
 
-__all__ = ["main", "build_parser", "Command", "ENTRY_POINT_GROUP"]
+__all__ = ["main", "build_parser", "resolve_world", "Command", "ENTRY_POINT_GROUP"]
 
 #: Entry-point group of subcommands contributed by other packages.
 ENTRY_POINT_GROUP = "kripke.commands"
@@ -78,7 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("model", help="model file written by kripke.models.save_model")
     ck.add_argument("formula")
     ck.add_argument(
-        "--world", default=None, help="evaluate at this world (default: designated worlds)"
+        "--world",
+        default=None,
+        help="evaluate at this world: its label as saved (3, w1, '[1, 2]') or #i for the world "
+        "with index i (default: the designated worlds)",
     )
     ck.add_argument("--engine", default=None, choices=("explicit", "symbolic"))
 
@@ -100,7 +104,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         if command is not None:
             return int(command.run(args, out) or 0)
     except errors as exc:
-        print(f"kripke: error: {exc}", file=sys.stderr)
+        print(f"kripke: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except MemoryError:  # a last resort: sizes are guarded before building (SizeLimitError)
+        print(
+            "kripke: error: out of memory; try a smaller size or the other engine", file=sys.stderr
+        )
+        return 2
+    except RecursionError:  # a last resort: formulas are read and evaluated without recursion
+        print("kripke: error: input nested too deeply for this operation", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("kripke: interrupted", file=sys.stderr)
@@ -111,6 +123,23 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     return 1
 
 
+def _one_line(exc: BaseException, width: int = 300) -> str:
+    """The error message on one line: a parse error shows the text around its position."""
+    from kripke.errors import ParseError
+
+    if isinstance(exc, ParseError):
+        head = str(exc).splitlines()[0]
+        lo = max(0, exc.position - 30)
+        excerpt = exc.text[lo : exc.position + 30]
+        if lo:
+            excerpt = "..." + excerpt
+        if exc.position + 30 < len(exc.text):
+            excerpt += "..."
+        return f"{head} in {excerpt!r}"
+    text = " ".join(str(exc).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     from kripke.models import load_model
     from kripke.parser import parse
@@ -118,15 +147,75 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
     model = load_model(args.model)
     f = parse(args.formula)
-    world: object = args.world
-    if world is not None and hasattr(model, "index"):
-        try:
-            model.index(world)  # type: ignore[union-attr]
-        except KripkeError:
-            world = int(args.world) if args.world.lstrip("-").isdigit() else args.world
+    world = None if args.world is None else resolve_world(model, args.world)
     result = check(model, f, engine=args.engine, state=world)
     print("true" if result else "false", file=out)
     return 0
+
+
+def resolve_world(model: Any, text: str) -> Any:
+    """The label of the world that ``--world text`` names.
+
+    ``#i`` is the world with index *i* (the order of the file's ``worlds``).
+    Otherwise ``text`` is a label: read as JSON first (``3`` is the integer
+    label 3, ``"3"`` the string, ``[1, 2]`` the tuple ``(1, 2)``), then as a
+    plain string (``w1``).
+
+    Raises
+    ------
+    kripke.errors.UnknownWorldError
+        Listing the model's worlds.
+
+    Examples
+    --------
+    >>> from kripke.puzzles import muddy_children
+    >>> pm = muddy_children(3, [1, 2])
+    >>> resolve_world(pm, "3"), resolve_world(pm, "#5")
+    (3, 5)
+    """
+    import json
+
+    from kripke.errors import UnknownWorldError
+    from kripke.models import KripkeModel, PointedModel
+
+    m = model.model if isinstance(model, PointedModel) else model
+    if not isinstance(m, KripkeModel):
+        return text
+    labels = m.worlds
+    if text.startswith("#") and text[1:].isdecimal() and text[1:].isascii():
+        i = int(text[1:])
+        if i < len(labels):
+            return m.label(i)
+        raise UnknownWorldError(
+            f"--world {text}: the model has {len(labels)} worlds, indices #0..#{len(labels) - 1}"
+        )
+    candidates: list[Any] = []
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if isinstance(value, list):
+        from kripke.models import _canon_label
+
+        candidates.append(_canon_label(value))
+    elif isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        candidates.append(value)
+    candidates.append(text)
+    for c in candidates:
+        try:
+            return m.label(m.index(c))
+        except (KripkeError, TypeError):
+            continue
+    shown = ", ".join(json.dumps(_plain(w)) for w in labels[:20])
+    more = f", ... ({len(labels)} worlds)" if len(labels) > 20 else ""
+    raise UnknownWorldError(
+        f"--world {text}: the model has no such world; its worlds are {shown}{more} "
+        "(or #i for the world with index i)"
+    )
+
+
+def _plain(w: Any) -> Any:
+    return [_plain(x) for x in w] if isinstance(w, tuple) else w
 
 
 def _puzzle(args: argparse.Namespace, out: TextIO) -> int:

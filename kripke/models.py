@@ -141,15 +141,15 @@ def check_explicit_size(num_worlds: int, num_atoms: int, num_agents: int, what: 
     >>> check_explicit_size(2**30, 30, 30, "muddy children with 30 children")
     Traceback (most recent call last):
     ...
-    kripke.errors.SizeLimitError: muddy children with 30 children: 1,073,741,824 worlds need about 1,112.0 GiB, above the explicit engine's limit of 4.0 GiB; use engine='symbolic' (or raise the limit with set_explicit_memory_limit or KRIPKE_EXPLICIT_MEMORY_LIMIT)
+    kripke.errors.SizeLimitError: muddy children with 30 children: 1,073,741,824 worlds are too many for the explicit engine: they need about 1,112.0 GiB, above its limit of 4.0 GiB; use engine='symbolic' (or raise the limit with set_explicit_memory_limit or KRIPKE_EXPLICIT_MEMORY_LIMIT)
     """
     need = estimate_explicit_bytes(num_worlds, num_atoms, num_agents)
     limit = explicit_memory_limit()
     if need > limit:
         raise SizeLimitError(
-            f"{what}: {num_worlds:,} worlds need about {need / 2**30:,.1f} GiB, "
-            "above the explicit engine's limit of "
-            f"{limit / 2**30:,.1f} GiB; use engine='symbolic' (or raise the limit with "
+            f"{what}: {num_worlds:,} worlds are too many for the explicit engine: they need "
+            f"about {need / 2**30:,.1f} GiB, above its limit of {limit / 2**30:,.1f} GiB; "
+            "use engine='symbolic' (or raise the limit with "
             f"set_explicit_memory_limit or {MEMORY_LIMIT_ENV})"
         )
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from kripke.errors import EngineError, KripkeError
+from kripke.errors import EngineError, KripkeError, SizeLimitError
 from kripke.formulas import (
     And,
     Announce,
@@ -35,7 +35,7 @@ from kripke.formulas import (
 from kripke.formulas import C as Ck
 from kripke.formulas import K as Know
 from kripke.formulas import Kw as KnowsWhether
-from kripke.models import KripkeModel, Partition, PointedModel
+from kripke.models import KripkeModel, Partition, PointedModel, check_explicit_size
 from kripke.semantics import holds
 from kripke.updates import announce
 
@@ -93,13 +93,21 @@ def announce_whether(f: Formula, g: Formula) -> Formula:
 
 
 # ------------------------------------------------------------ muddy children
-def _check_children(n: int, muddy: Iterable[int] | None) -> list[int]:
-    if not isinstance(n, int) or n < 1:
-        raise KripkeError(f"the number of children must be a positive integer, got {n!r}")
-    if n > 24:
-        raise KripkeError(
-            f"{n} children make 2^{n} worlds: too many for the explicit engine; use engine='symbolic'"
+def _check_bits(n: int, what: str) -> None:
+    """Refuse, before building, 2^n worlds that would not fit the explicit engine's memory."""
+    if n > 62:
+        raise SizeLimitError(
+            f"{n} {what} make 2^{n} worlds: too many for the explicit engine (far beyond its "
+            "memory limit); "
+            "use engine='symbolic'"
         )
+    check_explicit_size(1 << n, n, n, f"{n} {what}")
+
+
+def _check_children(n: int, muddy: Iterable[int] | None, what: str = "children") -> list[int]:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise KripkeError(f"the number of {what} must be a positive integer, got {n!r}")
+    _check_bits(n, what)
     kids = list(range(1, n + 1)) if muddy is None else list(muddy)
     for k in kids:
         if not isinstance(k, int) or not 1 <= k <= n:
@@ -315,6 +323,11 @@ def sum_and_product(bound: int = 100, engine: str = "explicit") -> Any:
     sym = _engine_dispatch(engine, "sum_and_product", bound)
     if sym is not None:
         return sym
+    if isinstance(bound, bool) or not isinstance(bound, int) or bound < 5:
+        raise KripkeError(
+            f"the bound of Sum and Product is an integer of at least 5, got {bound!r}"
+        )
+    check_explicit_size(bound * bound // 4, 2 * bound, 2, f"Sum and Product up to {bound}")
     pairs = [(x, y) for x in range(2, bound) for y in range(x + 1, bound) if x + y <= bound]
     xs = sorted({x for x, _ in pairs})
     ys = sorted({y for _, y in pairs})
@@ -477,7 +490,7 @@ def drinking_logicians(
     sym = _engine_dispatch(engine, "drinking_logicians", n, thirsty)
     if sym is not None:
         return sym
-    kids = _check_children(n, thirsty)
+    kids = _check_children(n, thirsty, "logicians")
     worlds = np.arange(1 << n, dtype=np.int64)
     val = _bit_matrix(worlds, n)
     rels = {str(i + 1): Partition(val[i].astype(np.intp), 2) for i in range(n)}
@@ -519,13 +532,16 @@ def dining_cryptographers(
     sym = _engine_dispatch(engine, "dining_cryptographers", n, payer, coins)
     if sym is not None:
         return sym
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise KripkeError(f"the number of diners must be a positive integer, got {n!r}")
     if not 0 <= payer <= n:
         raise KripkeError(f"payer must be 0 (the NSA) or a diner 1..{n}, got {payer}")
-    bits = _dc_bits(n)
-    if len(bits) > 16:
-        raise KripkeError(
-            f"{n} diners share {len(bits)} coins: too many for the explicit engine; use engine='symbolic'"
+    num_coins = n * (n - 1) // 2  # counted before the coins are listed: n may be huge
+    if num_coins > 16:
+        raise SizeLimitError(
+            f"{n} diners share {num_coins} coins: too many for the explicit engine; use engine='symbolic'"
         )
+    bits = _dc_bits(n)
     coin_vals = [False] * len(bits) if coins is None else list(coins)
     if len(coin_vals) != len(bits):
         raise KripkeError(f"{n} diners share {len(bits)} coins, got {len(coin_vals)} coin values")

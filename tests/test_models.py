@@ -262,7 +262,7 @@ def test_explicit_memory_limit_is_configurable(monkeypatch):
     old = set_explicit_memory_limit(1000)
     try:
         check_explicit_size(10, 1, 1, "ten worlds")
-        with pytest.raises(SizeLimitError, match="100 worlds need about .* engine='symbolic'"):
+        with pytest.raises(SizeLimitError, match="100 worlds are too many .* engine='symbolic'"):
             check_explicit_size(100, 1, 1, "a hundred worlds")
     finally:
         set_explicit_memory_limit(old)
