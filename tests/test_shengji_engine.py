@@ -17,7 +17,6 @@ from games.errors import IllegalActionError, InvalidParameterError
 from games.shengji import PlayPhase, Trump, parse_cards
 from games.shengji.rules.cards import card_points
 from games.shengji.state import COMMIT, PASS, select_action
-from games.shengji.table import Table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -318,58 +317,6 @@ def test_bots_registered_and_play_legally():
 
 
 # ------------------------------------------------------------------- table
-class Scripted:
-    """Answers the table's prompts: a few bad commands first, then sensible ones."""
-
-    def __init__(self):
-        self.table = None
-        self.bad = ["help", "hand", "play 3Z", "kitty AS", "friend AS", "call"]
-        self.tried_follow = False
-        self.rejections = []
-
-    def __call__(self):
-        if self.bad:
-            return self.bad.pop(0)
-        st_ = self.table.state
-        seat = self.table.human
-        if st_.phase == "bid":
-            return "pass"
-        if st_.phase == "bury":
-            return "kitty " + " ".join(str(c) for c in st_.hand(seat)[: st_.rules.kitty])
-        if st_.phase == "play":
-            from games.shengji.rules.trump import table
-
-            p = st_.play
-            hand = st_.hand(seat)
-            if not p.is_leading():
-                rules = p.follow_rules(seat)
-                t = table(st_.trump)
-                other = [c for c in hand if t.esuit[c] != rules.suit]
-                if not self.tried_follow and rules.n == 1 and rules.n_in_suit and other:
-                    self.tried_follow = True
-                    return f"play {other[0]}"
-                return "play " + " ".join(str(c) for c in next(rules.plays()))
-            return f"play {hand[0]}"
-        return "pass"
-
-
-def test_terminal_table_human_seat_rejections_explain_why():
-    game = load_game("shengji", variant="tractor")
-    out = io.StringIO()
-    reader = Scripted()
-    bots = [None] + [make_bot("shengji", "heuristic", seed=i) for i in range(1, 4)]
-    table = Table(game, bots, seed=0, out=out, human=0, read=reader)
-    reader.table = table
-    assert table.run() == 0
-    text = out.getvalue()
-    assert "rejected: '3Z' is not a card" in text
-    assert "rejected: only the landlord buries" in text or "rejected: bury" in text
-    assert "call needs a suit" in text or "you can call only" in text
-    assert "join" in text and "surrender" in text  # help lists the commands
-    assert reader.tried_follow and "rejected: " in text and "must follow" in text
-    assert "Match over" in text
-
-
 def test_kripke_play_shengji_narrates_a_bot_game(capsys):
     from kripke.cli import main
 
