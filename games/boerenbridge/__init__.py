@@ -176,3 +176,6 @@ from games.boerenbridge.bots import (  # noqa: E402  (registers the bots once th
     card_strength,
     nearest_legal,
 )
+from games.openspiel.registry import register_ismcts  # noqa: E402
+
+register_ismcts("boerenbridge")  # OpenSpiel's IS-MCTS, where the optional extra is installed

@@ -99,3 +99,6 @@ from games.bs.bots import (  # noqa: E402  (registers the bots once the game is 
     ThresholdBot,
     TruthfulBot,
 )
+from games.openspiel.registry import register_ismcts  # noqa: E402
+
+register_ismcts("bs")  # OpenSpiel's IS-MCTS, where the optional extra is installed
