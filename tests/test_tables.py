@@ -47,8 +47,15 @@ class Recorder:
     """Wraps a state class: before each action, notes the output length and what
     each watched seat may have been shown so far (``allowed(state, seat)``)."""
 
-    def __init__(self, out: io.StringIO, seats: tuple[int, ...], allowed: Callable[..., Any]):
+    def __init__(
+        self,
+        out: io.StringIO,
+        seats: tuple[int, ...],
+        allowed: Callable[..., Any],
+        names: Callable[[int], str] = lambda s: f"P{s}",
+    ):
         self.out, self.seats, self.allowed = out, seats, allowed
+        self.names = {names(s): s for s in seats}
         self.marks: list[tuple[int, dict[int, set[tuple[str, ...]]]]] = []
         self.final: Any = None
 
@@ -68,9 +75,9 @@ class Recorder:
             snap = next((a for at, a in self.marks if at >= pos), None)
             assert snap is not None
             cards = tuple(sorted(m.group(1).split()))
-            seat = _seat_at(text, m.start(), self.seats)
+            seat = _seat_at(text, m.start(), self.seats, self.names)
             ok = snap[seat] if seat is not None else set.intersection(*snap.values())
-            assert cards in ok, (
+            assert cards in ok or _within(cards, None, snap, seat), (
                 f"P{seat} shown {cards} before the rules revealed them, at "
                 f"...{text[max(0, m.start() - 300) : m.end()]!r}"
             )
@@ -78,11 +85,22 @@ class Recorder:
         assert checked > 10
 
 
-def _seat_at(text: str, pos: int, seats: tuple[int, ...]) -> int | None:
+def _within(cards: tuple[str, ...], hand: Any, snap: Any, seat: int | None) -> bool:
+    """Some cards of the seat's own hand (a list of its legal cards, say)."""
+    from collections import Counter
+
+    if seat is None:
+        return False
+    hands = [x for x in snap[seat] if isinstance(x, tuple) and x[:1] == ("HAND",)]
+    return any(not Counter(cards) - Counter(h[1:]) for h in hands)
+
+
+def _seat_at(text: str, pos: int, seats: tuple[int, ...], names: dict[str, int]) -> int | None:
+    """The human seat at the terminal at ``pos`` (hot-seat: the last hand-over line)."""
     if len(seats) == 1:
         return seats[0]
-    hand = [m for m in re.finditer(r"--- P(\d+) at the terminal", text[:pos])]
-    return int(hand[-1].group(1)) if hand else None
+    hand = [m for m in re.finditer(r"--- (\S+) at the terminal", text[:pos])]
+    return names[hand[-1].group(1)] if hand else None
 
 
 class ScriptedHuman:
@@ -168,6 +186,7 @@ def _bs_allowed(state: Any, seat: int) -> set[tuple[str, ...]]:
     names = set(state.g.deck.names)
     out = _lists_in(state.observations(seat), names)
     out.add(tuple(sorted(state.hands[seat])))
+    out.add(("HAND", *sorted(state.hands[seat])))
     return out
 
 
@@ -298,3 +317,116 @@ def test_bs_spectator_view_is_labelled_and_reads_well():
     # a knowledge line is printed only when a count changed
     lines = [x for x in text.splitlines() if "deals each seat still considers" in x]
     assert len(lines) == len(set(lines))
+
+
+# ================================================================ BoerenBridge
+def _bb_allowed(state: Any, seat: int) -> set[tuple[str, ...]]:
+    from games.boerenbridge.rules import card_str
+
+    names = {card_str(c) for c in range(32)}
+    out = _lists_in(state.observations(seat), names)
+    out.add(tuple(sorted(card_str(c) for c in state.hand(seat))))
+    out.add(("HAND", *sorted(card_str(c) for c in state.hand(seat))))
+    return out
+
+
+def _bb_marked(cards: Any) -> str:
+    from games.boerenbridge.rules import card_str
+
+    return _marked(card_str(c) for c in cards)
+
+
+def _bb_answer(text: str) -> str:
+    last_lines = text.rsplit("\n", 2)
+    if "How many tricks?" in last_lines[-1]:
+        return "1" if "'0' is not allowed" in last_lines[-2] else "0"
+    head, tail = text.rsplit("your hand: ", 1)
+    hand = MARK.findall(tail)[0].split()
+    tried = tail.count("is not one of your legal cards")
+    return f"play {hand[tried]}"
+
+
+def _bb_bad(text: str) -> str:
+    return "many" if "How many tricks?" in text.rsplit("\n", 1)[-1] else "ZZ"
+
+
+def _bb_game(monkeypatch: Any, variant: str | None, humans: tuple[int, ...], bad: bool, seed=3):
+    import games.boerenbridge.table as table
+    from games.boerenbridge.rules import SEAT_NAMES
+    from games.boerenbridge.state import BoerenBridgeState
+
+    out = io.StringIO()
+    rec = Recorder(out, humans, _bb_allowed, names=lambda s: SEAT_NAMES[s])
+    original = BoerenBridgeState.apply_action
+
+    def apply(self: Any, action: int) -> None:
+        rec.note(self)
+        original(self, action)
+
+    monkeypatch.setattr(BoerenBridgeState, "apply_action", apply)
+    stdin = ScriptedHuman(out, _bb_answer, _bb_bad if bad else None)
+    params = {"rounds": "2,3"} if variant is None else {}
+    args = {"variant": variant, "seed": seed, "bots": "greedy", "params": params}
+    args |= {"human": humans[0], "humans": list(humans)}
+    monkeypatch.setattr(table, "cards_text", _bb_marked)
+    ns = Namespace(**{"players": None, "quiet": False, "stdin": stdin} | args)
+    assert table.narrate(ns, out) == 0
+    rec.note(rec.final)
+    monkeypatch.setattr(BoerenBridgeState, "apply_action", original)
+    return out.getvalue(), rec, stdin
+
+
+@pytest.mark.parametrize("variant", [None, "lamas"])
+def test_boerenbridge_human_sees_only_its_seat(monkeypatch, variant):
+    from games.boerenbridge.rules import card_str
+
+    text, rec, stdin = _bb_game(monkeypatch, variant, (1,), bad=True)
+    rec.check(text, "End of the game")
+    assert "You play East" in text and "Spectator view" not in text
+    assert "deals each seat considers" not in text and "  North 4" not in text
+    undealt = _marked(card_str(c) for c in sorted(rec.final.undealt(), reverse=True))
+    assert undealt in text.split("End of the game")[1] or not rec.final.undealt()
+    assert "'many' is not a guess: give a whole number from 0 to" in text
+    assert "'ZZ' is not a BoerenBridge card" in text
+
+
+def test_boerenbridge_bad_answers_leave_the_game_unchanged(monkeypatch):
+    _, bad, _ = _bb_game(monkeypatch, None, (0,), bad=True, seed=5)
+    _, good, _ = _bb_game(monkeypatch, None, (0,), bad=False, seed=5)
+    assert bad.final.history() == good.final.history()
+    assert bad.final.returns() == good.final.returns()
+
+
+def test_boerenbridge_hot_seat(monkeypatch):
+    text, rec, _ = _bb_game(monkeypatch, None, (0, 2), bad=False)
+    assert "--- North at the terminal" in text and "--- South at the terminal" in text
+    rec.check(text, "End of the game")
+
+
+def test_boerenbridge_dealer_may_not_make_the_guesses_fit():
+    import random
+
+    from games.base import sample_chance
+    from games.boerenbridge.state import make_game
+    from games.boerenbridge.table import HumanBot
+
+    game = make_game(None, rounds="2")
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    while state.current_player() != state.dealer:
+        state.apply_action(state.legal_actions()[0])
+    dealer = state.current_player()
+    out = io.StringIO()
+    before = state.information_state_string(dealer)
+    forbidden = 2 - sum(g for g in state.guesses if g is not None)
+    ok = next(g for g in range(3) if g != forbidden)
+    bot = HumanBot(Prompt(io.StringIO(f"{forbidden}\nguess {ok}\n"), out))
+    bot.restart(game, dealer)
+    for o in state.observations(dealer):
+        bot.inform(o)
+    action = bot.step(state.legal_actions())
+    assert f"'{forbidden}' is not allowed: as the dealer" in out.getvalue()
+    assert state.action_to_string(dealer, action) == f"guess {ok}"
+    assert state.information_state_string(dealer) == before
