@@ -415,19 +415,23 @@ class DealKnowledge:
         K = len(self.deck)
         lo, hi, cp = self._lo, self._hi, self._copies
         extra: list[_Pred] = []
+        others = [ll for ll in range(len(self._locs)) if ll not in (a, y)]
+        if others:
+            other_hi_l = hi[:, others].sum(axis=1).tolist()
+            other_lo_l = lo[:, others].sum(axis=1).tolist()
+        else:
+            other_hi_l = other_lo_l = [0] * K
+        la_l, ha_l, cp_l = lo[:, a].tolist(), hi[:, a].tolist(), cp.tolist()
+        u, v = min(a, y), max(a, y)
         for k in range(K):
-            la, ha = int(lo[k, a]), int(hi[k, a])
-            others = [ll for ll in range(len(self._locs)) if ll not in (a, y)]
-            other_hi = int(hi[k, others].sum()) if others else 0
-            other_lo = int(lo[k, others].sum()) if others else 0
-            pair = _Form.make({(k, a): 1, (k, y): 1})
-            if la > 0 and int(cp[k]) - other_hi < la:
-                extra.append(_interval_pred(pair, la, int(cp[k])))
-            if ha < int(cp[k]) - other_lo:
-                extra.append(_interval_pred(pair, 0, ha))
-            lo[k, a] = 0
-            lo[k, y] = 0
-            hi[k, y] = min(ha, n)
+            la, ha, c_k = la_l[k], ha_l[k], cp_l[k]
+            if la > 0 and c_k - other_hi_l[k] < la:
+                extra.append(_interval_pred(_Form(((k, u, 1), (k, v, 1)), 0), la, c_k))
+            if ha < c_k - other_lo_l[k]:
+                extra.append(_interval_pred(_Form(((k, u, 1), (k, v, 1)), 0), 0, ha))
+        lo[:, a] = 0
+        lo[:, y] = 0
+        hi[:, y] = np.minimum(hi[:, a], n)
         new = []
         for p in self._preds:
             if p.touches([a]):
@@ -1302,7 +1306,7 @@ class _Aux:
         fixed = lo == hi
         self.fixed: list[list[bool]] = fixed.tolist()
         self.var: list[list[int]] = [
-            np.flatnonzero(~fixed[:, j]).tolist() for j in range(len(size))
+            [k for k, f in enumerate(col) if not f] for col in fixed.T.tolist()
         ]
         known = np.where(fixed, lo, 0).sum(axis=0)
         self.s_l: list[int] = [int(size[j]) - int(known[j]) for j in range(len(size))]
