@@ -699,17 +699,17 @@ class _Counting:
         """Block ``b``'s terms as slice pairs (see :meth:`_slices`), made on first use."""
         got = self._slc[b]
         if got is None:
-            got = self._slc[b] = [self._slices_cached(sh) for sh in self.shifts[b]]
+            cache = self._slice_cache
+            got = []
+            for key in map(tuple, self.shifts[b].tolist()):
+                pair = cache.get(key)
+                if pair is None:
+                    pair = cache[key] = self._slices(key)
+                got.append(pair)
+            self._slc[b] = got
         return got
 
-    def _slices_cached(self, sh: np.ndarray) -> tuple[Any, Any]:
-        key = tuple(sh.tolist())
-        got = self._slice_cache.get(key)
-        if got is None:
-            got = self._slice_cache[key] = self._slices(sh)
-        return got
-
-    def _slices(self, sh: np.ndarray) -> tuple[Any, Any]:
+    def _slices(self, sh: Sequence[int]) -> tuple[Any, Any]:
         """Slices so that ``table[dst] = f(table[src])`` shifts by ``sh``: src = dst + sh."""
         src, dst = [], []
         for i, n in enumerate(self.shape):

@@ -251,12 +251,17 @@ class DealKnowledge:
                 f"{location} holds {self._size[ll]} cards but {n} were revealed"
             )
 
+        vec = np.zeros(len(self.deck), dtype=np.int64)
+        for k, v in cnt.items():
+            vec[k] = v
+
         def go() -> None:
-            for k in range(len(self.deck)):
-                v = cnt.get(k, 0)
-                if v < self._lo[k, ll] or v > self._hi[k, ll]:
-                    raise self._fail(f"{self.deck.name(k)} ×{v} in {location}")
-                self._lo[k, ll] = self._hi[k, ll] = v
+            bad = np.flatnonzero((vec < self._lo[:, ll]) | (vec > self._hi[:, ll]))
+            if bad.size:
+                k = int(bad[0])
+                raise self._fail(f"{self.deck.name(k)} ×{int(vec[k])} in {location}")
+            self._lo[:, ll] = vec
+            self._hi[:, ll] = vec
 
         self._transaction(go)
 
