@@ -294,7 +294,9 @@ def test_parameters_are_validated():
     assert (g.rules.decks, g.rules.kitty, g.rules.hand_size, g.rules.friends) == (3, 8, 22, 2)
 
 
-@pytest.mark.parametrize("name", ["shengji_tractor_seed3.txt", "shengji_zpy5_seed4.txt"])
+@pytest.mark.parametrize(
+    "name", ["shengji_tractor_seed3.txt", "shengji_tractor_seed4.txt", "shengji_zpy5_seed4.txt"]
+)
 def test_golden_playthroughs(name):
     spec = importlib.util.spec_from_file_location(
         "shengji_regenerate", GOLDEN / "shengji_regenerate.py"

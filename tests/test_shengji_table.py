@@ -482,3 +482,19 @@ def test_parse_cards_round_trip_of_token_pattern():
     toks = CARD_TOKEN.findall("North leads 10H 10H; BJ SJ 2:AS and AS, QD.")
     assert [str(c) for c in parse_cards(" ".join(toks))] == ["10H", "10H", "BJ", "SJ", "AS", "QD"]
     assert Counter(toks)["10H"] == 2
+
+
+@pytest.mark.parametrize(
+    "name", ["shengji_table_tractor_seed4.txt", "shengji_table_zpy5_seed5.txt"]
+)
+def test_golden_narrations(name):
+    import importlib.util
+    from pathlib import Path
+
+    golden = Path(__file__).resolve().parent / "golden"
+    spec = importlib.util.spec_from_file_location(
+        "shengji_regenerate", golden / "shengji_regenerate.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.narrated(**mod.NARRATED[name]) == (golden / name).read_text()

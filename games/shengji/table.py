@@ -346,8 +346,10 @@ class Table:
                     self.say(f"  {self.name(s):6} {format_cards(sorted(hands[s]))}")
                 self.say(f"  kitty  {format_cards(st.kitty_cards)}")
             elif single:
+                mine = self._dealt()[0][self.viewer]
                 self.say(
-                    f"The deal is complete ({o['kitty']} cards set aside). Your hand: {self._hand(self.viewer)}"
+                    f"The deal is complete ({o['kitty']} cards set aside). "
+                    f"Your hand: {format_cards(sorted(mine))}"
                 )
             else:
                 self.say(f"The deal is complete ({o['kitty']} cards set aside).")
@@ -502,11 +504,13 @@ class Table:
         if not self.spectator and len(self.humans) == 1:
             s = self.humans[0]
             v = kn.views[s]
+            # cards the seat showed (a call, a failed throw) and has not played are known to all,
+            # unless it is the landlord, who may have buried them
             shown = tuple(sorted((f, c) for f, c in v.known[s].items() if c))
-            if shown and kn.shown.get(s) != shown:
+            if shown and v.landlord != s and kn.shown.get(s) != shown:
                 kn.shown[s] = shown
                 cards = format_cards([f for f, c in shown for _ in range(c)])
-                self.say(f"  Everybody knows you still hold {cards} (you showed them).")
+                self.say(f"  Everybody knows you still hold {cards} (shown by you).")
 
     # ----------------------------------------------------------------- run
     def run(self) -> int:

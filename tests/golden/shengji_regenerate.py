@@ -1,7 +1,11 @@
 """Write the golden Shengji/ZPY playthroughs: ``python tests/golden/shengji_regenerate.py``.
 
-Each file is a seeded game with heuristic bots, one line per step: the actor,
-the action, and every public observation that step produced.
+Each ``CASES`` file is a seeded game with heuristic bots, one line per step: the
+actor, the action, and every public observation that step produced (seed 4 of
+``tractor`` keeps calls open for long stretches of the deal, so it shows the
+seats that are offered a call after each draw and pass).  Each ``NARRATED`` file
+is what ``kripke play shengji`` prints for a spectator: the omniscient view with
+the seats' live knowledge.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from games.base import load_game, make_bot  # noqa: E402
 
 CASES = {
     "shengji_tractor_seed3.txt": {"variant": "tractor", "seed": 3},
+    "shengji_tractor_seed4.txt": {"variant": "tractor", "seed": 4},
     "shengji_zpy5_seed4.txt": {"variant": "zpy", "players": 5, "seed": 4},
 }
 
@@ -34,5 +39,23 @@ def playthrough(variant: str, seed: int, players: int | None = None) -> str:
     return transcript(game, bots, seed, header, name=game.seat_name, keep=lambda o: o.public)
 
 
+NARRATED = {
+    "shengji_table_tractor_seed4.txt": {"argv": ("--variant", "tractor", "--seed", "4")},
+    "shengji_table_zpy5_seed5.txt": {"argv": ("--variant", "zpy", "--players", "5", "--seed", "5")},
+}
+
+
+def narrated(argv: tuple[str, ...]) -> str:
+    """What ``kripke play shengji ARGV`` prints (a spectator's narrated game)."""
+    import io
+
+    from kripke.cli import main
+
+    out = io.StringIO()
+    main(["play", "shengji", *argv], out=out)
+    return out.getvalue()
+
+
 if __name__ == "__main__":
     write(ROOT, CASES, playthrough)
+    write(ROOT, NARRATED, narrated)
