@@ -374,7 +374,12 @@ def load_entry_point_bot(game: str, name: str) -> type:
     attr = attr.strip()
     if not attr:
         raise BotLoadError(f"{origin} names no class (write module:Class)", name)
-    module = _import_module(module_name, f"{module_name}:{attr}")
+    try:
+        module = _import_module(module_name, f"{module_name}:{attr}")
+    except BotLoadError as exc:
+        raise BotLoadError(
+            f"bot {name!r} of {game} cannot be loaded from its {origin}: {exc}", name
+        ) from exc
     cls = check_bot_class(_lookup(module, attr, origin, name), origin, name, game)
     _ENTRY_CLASSES[key] = cls
     return cls
