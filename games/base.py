@@ -49,6 +49,8 @@ __all__ = [
     "make_bot",
     "registered_games",
     "registered_bots",
+    "game_variants",
+    "game_doc",
     "game_narrator",
     "play_game",
     "sample_chance",
@@ -498,6 +500,7 @@ class _GameEntry:
     bots: dict[str, Callable[..., Bot]] = field(default_factory=dict)
     doc: str = ""
     narrate: Callable[..., int] | None = None
+    variants: tuple[str, ...] = ()
 
 
 _GAMES: dict[str, _GameEntry] = {}
@@ -516,20 +519,24 @@ def register_game(
     factory: Callable[..., Game],
     doc: str = "",
     narrate: Callable[..., int] | None = None,
+    variants: Sequence[str] = (),
 ) -> None:
     """Register a game factory under ``name`` (called by each game module).
 
     ``narrate(args, out) -> int`` runs ``kripke play <name>``: ``args`` is the
     parsed command line (``variant``, ``seed``, ``players``, ``bots``,
     ``human``, ``quiet``, ``params`` as a dict) and ``out`` a text stream.
+    ``variants`` names the rule variants (``load_game(name, variant=...)``),
+    the default first.
     """
     entry = _GAMES.get(name)
     if entry is None:
-        _GAMES[name] = _GameEntry(factory, doc=doc, narrate=narrate)
+        _GAMES[name] = _GameEntry(factory, doc=doc, narrate=narrate, variants=tuple(variants))
     else:
         entry.factory = factory
         entry.doc = doc
         entry.narrate = narrate
+        entry.variants = tuple(variants)
 
 
 def register_bot(game: str, name: str, factory: Callable[..., Bot]) -> None:
@@ -614,6 +621,22 @@ def game_narrator(name: str) -> Callable[..., int]:
     if entry.narrate is None:
         raise UnknownGameError(f"{name} has no narrated play")
     return entry.narrate
+
+
+def game_variants(name: str) -> tuple[str, ...]:
+    """The rule variants of the game ``name``, the default first.
+
+    Examples
+    --------
+    >>> game_variants("bs")
+    ('classic', 'koth')
+    """
+    return _entry(name).variants
+
+
+def game_doc(name: str) -> str:
+    """The description the game ``name`` registered (its first line is a summary)."""
+    return _entry(name).doc
 
 
 def registered_bots(game: str) -> list[str]:

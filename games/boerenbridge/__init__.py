@@ -71,6 +71,7 @@ from games.boerenbridge.knowledge import (
     still_out,
 )
 from games.boerenbridge.rules import (
+    _VARIANTS,
     GUESS_BASE,
     LAMAS_ROUNDS,
     NUM_CARDS,
@@ -164,6 +165,7 @@ register_game(
     make_game,
     doc="BoerenBridge (Oh Hell with 32 cards): 15 rounds of guessing tricks; variant 'lamas'",
     narrate=narrate,
+    variants=tuple(_VARIANTS),
 )
 
 from games.boerenbridge.bots import (  # noqa: E402  (registers the bots once the game is registered)

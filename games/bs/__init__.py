@@ -88,7 +88,7 @@ __all__ = [
     "ProbabilisticBot",
 ]
 
-register_game("bs", make_game, doc=__doc__ or "", narrate=narrate)
+register_game("bs", make_game, doc=__doc__ or "", narrate=narrate, variants=VARIANTS)
 
 from games.bs.bots import (  # noqa: E402  (registers the bots once the game is registered)
     BSBot,

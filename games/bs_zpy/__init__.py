@@ -191,6 +191,7 @@ register_game(
     lambda **kw: BSZPYGame(**kw),
     doc="BS-ZPY: ZPY played face down with claims, BS calls and peanut butter",
     narrate=narrate,
+    variants=("zpy",),
 )
 
 from games.bs_zpy.bots import (  # noqa: E402  (registers the bots once the game is registered)

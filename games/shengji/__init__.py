@@ -57,7 +57,7 @@ from games.shengji.rules import (
     trick_winner,
     valid_bids,
 )
-from games.shengji.state import PlayPhase, ShengjiGame, ShengjiParams, ShengjiState
+from games.shengji.state import VARIANTS, PlayPhase, ShengjiGame, ShengjiParams, ShengjiState
 
 __all__ = [
     "Bid",
@@ -110,6 +110,7 @@ def _register() -> None:
         lambda **kw: ShengjiGame(**kw),
         doc="Shengji/tractor (variant tractor) and ZPY finding friends (variant zpy)",
         narrate=table.narrate,
+        variants=VARIANTS,
     )
     bots.register()
 
