@@ -41,10 +41,15 @@ class Command:
 
     ``run(args, out)`` returns the exit status; exceptions of the types in
     ``errors`` are user errors, printed as one line with exit status 2.
+    ``overview()``, if given, returns text shown at the end of ``kripke
+    --help`` (e.g. the games and bots a command knows); it is called only
+    when the help is shown, and the same text from several commands is shown
+    once.
     """
 
     run: Callable[[argparse.Namespace, TextIO], int]
     errors: tuple[type[BaseException], ...] = ()
+    overview: Callable[[], str] | None = None
 
 
 _COMMANDS: dict[str, Command] = {}
@@ -60,11 +65,30 @@ def _command_setups() -> list[Callable[[Any], Mapping[str, Command]]]:
     return setups
 
 
+class _MainParser(argparse.ArgumentParser):
+    """The ``kripke`` parser: its help ends with the commands' overviews (computed on demand)."""
+
+    def format_help(self) -> str:
+        if getattr(self, "with_overviews", False):
+            texts: list[str] = []
+            for command in _COMMANDS.values():
+                text = command.overview() if command.overview is not None else ""
+                if text and text not in texts:
+                    texts.append(text)
+            self.epilog = "\n\n".join(texts) or None
+        return super().format_help()
+
+
 PUZZLES = ("muddy", "wise-men", "cheryl", "sum-product", "russian-cards", "drinking", "dining")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kripke", description="Epistemic logic on card games.")
+    p = _MainParser(
+        prog="kripke",
+        description="Epistemic logic on card games.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.with_overviews = True  # type: ignore[attr-defined]
     sub = p.add_subparsers(dest="command", required=True)
 
     pz = sub.add_parser("puzzle", help="narrate a classic epistemic puzzle")
