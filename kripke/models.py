@@ -130,6 +130,13 @@ def estimate_explicit_bytes(num_worlds: int, num_atoms: int, num_agents: int) ->
     return 4 * num_worlds * (8 + num_atoms + 8 * num_agents)
 
 
+def _size_text(num_bytes: float) -> str:
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if num_bytes >= size:
+            return f"{num_bytes / size:,.1f} {unit}"
+    return f"{int(num_bytes)} bytes"
+
+
 def check_explicit_size(num_worlds: int, num_atoms: int, num_agents: int, what: str) -> None:
     """Refuse to build an explicit model that would not fit the memory limit.
 
@@ -148,7 +155,7 @@ def check_explicit_size(num_worlds: int, num_atoms: int, num_agents: int, what: 
     if need > limit:
         raise SizeLimitError(
             f"{what}: {num_worlds:,} worlds are too many for the explicit engine: they need "
-            f"about {need / 2**30:,.1f} GiB, above its limit of {limit / 2**30:,.1f} GiB; "
+            f"about {_size_text(need)}, above its limit of {_size_text(limit)}; "
             "use engine='symbolic' (or raise the limit with "
             f"set_explicit_memory_limit or {MEMORY_LIMIT_ENV})"
         )
@@ -202,7 +209,22 @@ class Partition:
         return Partition.from_labels(self.labels)
 
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
-        """All ordered pairs within classes (quadratic in class size)."""
+        """All ordered pairs within classes (quadratic in class size).
+
+        Raises
+        ------
+        kripke.errors.SizeLimitError
+            If the pairs would not fit the explicit engine's memory limit.
+        """
+        sizes = np.bincount(self.labels) if self.labels.size else np.zeros(0, np.int64)
+        pairs = int((sizes.astype(np.int64) ** 2).sum())
+        if 32 * pairs > explicit_memory_limit():  # two int64 arrays, and their building
+            raise SizeLimitError(
+                f"listing a partition's {pairs:,} ordered pairs needs about "
+                f"{_size_text(32 * pairs)}, above the explicit engine's limit of "
+                f"{_size_text(explicit_memory_limit())}; keep the relation a partition "
+                "or use engine='symbolic'"
+            )
         order = np.argsort(self.labels, kind="stable")
         lab = self.labels[order]
         starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]]) if lab.size else np.zeros(0, int)

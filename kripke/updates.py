@@ -23,7 +23,14 @@ import numpy as np
 
 from kripke.errors import InvalidModelError, PreconditionError, UnknownAtomError, UnknownWorldError
 from kripke.formulas import TOP, Atom, Formula, as_formula, check_agent_name
-from kripke.models import KripkeModel, Partition, PointedModel, Relation, atom_key
+from kripke.models import (
+    KripkeModel,
+    Partition,
+    PointedModel,
+    Relation,
+    atom_key,
+    check_explicit_size,
+)
 
 __all__ = [
     "announce",
@@ -246,6 +253,9 @@ def _product(
         raise InvalidModelError(f"action model {A.name!r} has no relation for agent {missing[0]!r}")
     n, k = model.num_worlds, len(A.events)
     pre = np.stack([truth_array(model, p) for p in A.pre])  # (k, n)
+    check_explicit_size(
+        int(pre.sum()), len(model.atoms), len(model.agents), f"the product update with {A.name!r}"
+    )
     ev_of, origin = np.nonzero(pre)
     order = np.lexsort((ev_of, origin))  # worlds grouped by origin, then event
     origin, ev_of = origin[order].astype(np.int64), ev_of[order].astype(np.int64)

@@ -268,3 +268,27 @@ def test_explicit_memory_limit_is_configurable(monkeypatch):
         set_explicit_memory_limit(old)
     with pytest.raises(KripkeError):
         set_explicit_memory_limit(0)
+
+
+def test_size_guards_refuse_before_building():
+    import numpy as np
+
+    from kripke.errors import SizeLimitError
+    from kripke.models import Partition, set_explicit_memory_limit
+    from kripke.puzzles import muddy_children
+    from kripke.updates import ActionModel, product_update
+
+    pm = muddy_children(4, [1])
+    action = ActionModel("A", {"e": "top", "f": "top"}, {a: [["e", "f"]] for a in pm.model.agents})
+    old = set_explicit_memory_limit(20_000)
+    try:
+        with pytest.raises(SizeLimitError, match="1,000,000 ordered pairs needs about 30.5 MiB"):
+            Partition(np.zeros(1000, np.int64), 1).edges()
+        with pytest.raises(SizeLimitError, match="product update with 'A': 32 worlds"):
+            set_explicit_memory_limit(32 * 4 * (8 + 4 + 32) - 1)
+            product_update(pm, action, "e")
+        with pytest.raises(SizeLimitError, match="6 children: 64 worlds .* engine='symbolic'"):
+            muddy_children(6)
+    finally:
+        set_explicit_memory_limit(old)
+    assert product_update(pm, action, "e").model.num_worlds == 32
