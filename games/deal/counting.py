@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from games.deal.forms import _Form, _Pred, _TooLarge
+from kripke.errors import SizeLimitError
 
 __all__: list[str] = []
 
@@ -35,6 +37,27 @@ def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 _SINGLE_CACHE: dict[Any, Any] = {}
+
+
+def _half_the_memory() -> int:
+    """Half of this machine's physical memory in bytes (4 GiB if it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (AttributeError, ValueError, OSError):
+        return 4 << 30
+
+
+#: Default memory budget of one count's tables (bytes), see ``DealKnowledge.max_bytes``:
+#: half of this machine's memory.
+MAX_TABLE_BYTES = _half_the_memory()
+
+
+def _bytes_text(n: int) -> str:
+    """``1.5 GiB``, ``300.0 MiB``: a byte count for messages."""
+    if n >= 1 << 30:
+        return f"{n / (1 << 30):,.1f} GiB"
+    return f"{n / (1 << 20):,.1f} MiB"
+
 
 #: Components with at most this many option combinations are enumerated at once.
 _PRODUCT_LIMIT = 4096
@@ -139,8 +162,10 @@ class _Counting:
         moments: bool = True,
         stages: bool = True,
         max_edges: int = 400_000,
+        max_bytes: int | None = None,
     ):
         self.max_edges = max_edges
+        self.max_bytes = MAX_TABLE_BYTES if max_bytes is None else max_bytes
         self.exact = exact
         self.distinct = distinct
         self.need_mom = moments
@@ -570,6 +595,7 @@ class _Counting:
             self.elim = int(np.argmax(self.s_act))
             shape = tuple(1 if i == self.elim else int(self.s_act[i]) + 1 for i in range(La))
         self.shape = shape
+        self._check_size(shape)
         zero_t = np.zeros(shape, dtype=dt)
         if exact:
             zero_t[...] = 0
@@ -641,6 +667,28 @@ class _Counting:
         self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
         self._alphas: list[np.ndarray] | None = None
         self._zero_t = zero_t
+
+    def _check_size(self, shape: tuple[int, ...]) -> None:
+        """Refuse, before allocating, tables that would pass :attr:`max_bytes`.
+
+        The programme keeps a backward and a forward table per block (and the
+        closed-form class needs an index grid of the same size): an estimate
+        of their bytes, from the number of cells of one table.
+        """
+        cells = 1
+        for n in shape:
+            cells *= n
+        per_cell = 48 if self.exact else 8
+        tables = 2 * (len(self.blocks) + 1) + (self.La + 1 if self.free else 0)
+        need = cells * per_cell * tables
+        if need > self.max_bytes:
+            raise SizeLimitError(
+                f"counting these deals needs {tables} tables of {cells:,} cells each "
+                f"(about {_bytes_text(need)}), more than the limit of "
+                f"{_bytes_text(self.max_bytes)} (DealKnowledge.max_bytes); "
+                "the table has one axis per location with unknown cards, sized by "
+                "its unknown cards: reveal cards or merge locations"
+            )
 
     @property
     def alphas(self) -> list[np.ndarray]:

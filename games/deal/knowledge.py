@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from games.cards import CardsLike, Deck
+from games.deal.counting import MAX_TABLE_BYTES
 from games.deal.engine import _Engine
 from games.deal.forms import _Form, _interval_pred, _Pred, _sum_forms, _TooLarge
 from games.deal.formulas import _as_prop, _shannon
@@ -89,6 +90,10 @@ class DealKnowledge:
         #: Largest enumeration (states times options) a query may build for one
         #: group of linked card kinds.
         self.max_states = 400_000
+        #: Largest memory (bytes, estimated before allocating) the counting
+        #: tables of one query may take; past it a query raises
+        #: :class:`~kripke.errors.SizeLimitError` naming the estimate.
+        self.max_bytes = MAX_TABLE_BYTES
         #: How many joint constraints were dropped to respect :attr:`max_table`
         #: or :attr:`max_states`.
         self.relaxations = 0
@@ -576,10 +581,10 @@ class DealKnowledge:
             lk = [max(la, v - hb) for v in vals]
             uk = [min(ha, v - lb) for v in vals]
             if lk == uk:
-                lin = _linear(vals, lk)
-                if lin is not None:
+                line = _linear(vals, lk)
+                if line is not None:
                     forced[k] = True
-                    f_alpha[k], f_beta[k] = lin
+                    f_alpha[k], f_beta[k] = line
                     continue
             ek = tuple(e_i[k] for e_i in eps_l)
             lin_l, lin_u = _linear(vals, lk), _linear(vals, uk)
@@ -1020,6 +1025,7 @@ class DealKnowledge:
                     self._size,
                     self._preds,
                     max_edges=self.max_states,
+                    max_bytes=self.max_bytes,
                     **kw,
                 )
             except _TooLarge as big:

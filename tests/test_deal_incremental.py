@@ -1,0 +1,271 @@
+"""The fast routes of deal knowledge give today's answers, exactly.
+
+* Folding a form and bounding its value read one per-state table of Python
+  lists (``_Aux``); the straightforward numpy versions kept below are the
+  reference, compared on every form of random BS-shaped histories.
+* The BS call decision counts the claimer's hand on the knowledge from just
+  before the face-down play; the count on the play and the rest of the hand
+  after it must be the same exact distribution (Fractions), on random
+  histories of small decks and in real BS games.
+* Counting refuses, before allocating, tables larger than ``max_bytes``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.base import load_game, make_bot, play_game
+from games.cards import Deck
+from games.deal import DealKnowledge
+from games.deal.forms import _Form
+from kripke.errors import SizeLimitError
+
+
+# ------------------------------------------------ the reference (numpy) routes
+def _fold_reference(kn: DealKnowledge, f: _Form) -> _Form:
+    fixed = kn._lo == kn._hi
+    off = f.offset
+    by_col: dict[int, dict[int, int]] = {}
+    for k, ll, c in f.coef:
+        if fixed[k, ll]:
+            off += c * int(kn._lo[k, ll])
+        else:
+            col = by_col.setdefault(ll, {})
+            col[k] = col.get(k, 0) + c
+    keep: list[tuple[int, int, int]] = []
+    for ll, col in by_col.items():
+        var = np.flatnonzero(~fixed[:, ll])
+        counts: dict[int, int] = {}
+        for c in col.values():
+            counts[c] = counts.get(c, 0) + 1
+        best, best_n = 0, len(var) - len(col)
+        for c, n in counts.items():
+            if n > best_n:
+                best, best_n = c, n
+        if best:
+            off += best * (kn._size[ll] - int(kn._lo[fixed[:, ll], ll].sum()))
+            for k in var.tolist():
+                c = col.get(k, 0) - best
+                if c:
+                    keep.append((k, ll, c))
+        else:
+            keep.extend((k, ll, c) for k, c in col.items() if c)
+    return _Form(tuple(sorted(keep)), off)
+
+
+def _range_reference(kn: DealKnowledge, f: _Form) -> tuple[int, int]:
+    lo_v = hi_v = f.offset
+    by_kind: dict[int, dict[int, int]] = {}
+    for k, ll, c in f.coef:
+        by_kind.setdefault(k, {})[ll] = c
+    for k, cs in by_kind.items():
+        lo_k, hi_k = kn._lo[k], kn._hi[k]
+        base = sum(c * int(lo_k[ll]) for ll, c in cs.items())
+        r = int(kn._copies[k]) - int(lo_k.sum())
+        caps = [(c, int(hi_k[ll] - lo_k[ll])) for ll, c in cs.items()]
+        caps.append((0, int((hi_k - lo_k).sum()) - sum(cp for _, cp in caps)))
+        mn = mx = base
+        left = r
+        for c, cap in sorted(caps):
+            t = min(cap, left)
+            mn += c * t
+            left -= t
+        left = r
+        for c, cap in sorted(caps, reverse=True):
+            t = min(cap, left)
+            mx += c * t
+            left -= t
+        lo_v += mn
+        hi_v += mx
+    return lo_v, hi_v
+
+
+# ---------------------------------------------------- random BS-shaped histories
+def _history(seed: int) -> list[tuple[Any, ...]]:
+    """One agent's events: face-down plays, calls, pickups, own plays (a small deck)."""
+    rng = random.Random(seed)
+    return [
+        (rng.random(), rng.random(), rng.randrange(3), rng.randint(1, 2), rng.random())
+        for _ in range(rng.randint(6, 14))
+    ]
+
+
+def _start(seed: int) -> tuple[DealKnowledge, dict[str, list[str]]]:
+    rng = random.Random(seed)
+    nk = rng.randint(4, 6)
+    copies = [rng.choice([1, 2, 2, 3]) for _ in range(nk)]
+    names = [chr(ord("A") + i) for i in range(nk)]
+    deck = Deck(names, copies)
+    cards = [names[k] for k in range(nk) for _ in range(copies[k])]
+    rng.shuffle(cards)
+    hands: dict[str, list[str]] = {"me": [], "x": [], "y": []}
+    for i, c in enumerate(cards):
+        hands[["me", "x", "y"][i % 3]].append(c)
+    sizes = {p: len(h) for p, h in hands.items()}
+    kn = DealKnowledge(deck, {**sizes, "pile": 0, "play": 0}, name="me")
+    kn.reveal("me", hands["me"])
+    return kn, hands
+
+
+def _replay(seed: int, check: Any) -> None:
+    """Play the history on the knowledge of ``me`` (true cards tracked), calling ``check``."""
+    kn, hands = _start(seed)
+    true = {**{p: list(h) for p, h in hands.items()}, "pile": [], "play": []}
+    rng = random.Random(seed + 1)
+    for r_call, r_take, who, n, _ in _history(seed):
+        p = ["me", "x", "y"][who]
+        if not true[p]:
+            continue
+        n = min(n, len(true[p]))
+        cards = rng.sample(true[p], n)
+        for c in cards:
+            true[p].remove(c)
+        true["play"] = cards
+        if p == "me":
+            kn.move(cards, "me", "play")
+        else:
+            before = kn.copy()
+            kn.move_hidden(p, "play", n)
+            check(kn, before=before, claimer=p)
+        if r_call < 0.25:
+            kn.reveal("play", true["play"])
+        kn.move_all("play", "pile")
+        true["pile"] += true["play"]
+        true["play"] = []
+        if r_call < 0.25:
+            taker = ["me", "x", "y"][int(r_take * 3)]
+            if taker == "me":
+                kn.reveal("pile", true["pile"])
+            kn.move_all("pile", taker)
+            true[taker] += true["pile"]
+            true["pile"] = []
+        check(kn, before=None, claimer=None)
+
+
+def _forms_of(kn: DealKnowledge, rng: random.Random) -> list[_Form]:
+    forms = [f for p in kn._preds for f in p.forms]
+    K, L = kn._lo.shape
+    for _ in range(6):
+        cells = {
+            (rng.randrange(K), rng.randrange(L)): rng.choice([-2, -1, 1, 1, 2]) for _ in range(4)
+        }
+        forms.append(_Form.make(cells, rng.randint(-3, 3)))
+    return forms
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_fold_and_range_equal_the_numpy_reference(seed):
+    rng = random.Random(seed)
+
+    def check(kn: DealKnowledge, **_: Any) -> None:
+        for f in _forms_of(kn, rng):
+            assert kn._fold(f) == _fold_reference(kn, f), (seed, f)
+            assert kn._form_range(f) == _range_reference(kn, f), (seed, f)
+            g = _fold_reference(kn, f)
+            assert kn._form_range(g) == _range_reference(kn, g), (seed, g)
+
+    _replay(seed, check)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_count_before_a_face_down_play_equals_the_count_after(seed):
+    # the claimer's hand before the play == the play plus the rest of the hand after it
+    seen = []
+
+    def check(kn: DealKnowledge, before: DealKnowledge | None, claimer: str | None) -> None:
+        if before is None:
+            return
+        for card in kn.deck.names:
+            after = kn.count_distribution(card, [claimer, "play"], exact=True)
+            assert before.count_distribution(card, claimer, exact=True) == after, (seed, card)
+            seen.append(card)
+
+    _replay(seed, check)
+
+
+def test_the_replayed_histories_reach_joint_constraints():
+    # the property tests above are only worth something if merges leave tables behind
+    tables = 0
+
+    def check(kn: DealKnowledge, **_: Any) -> None:
+        nonlocal tables
+        tables += any(p.table.size > 2 for p in kn._preds)
+
+    for seed in range(30):
+        _replay(seed, check)
+    assert tables > 10
+
+
+# ------------------------------------------------------------- BS call decisions
+@pytest.mark.parametrize("variant", ["koth", "classic"])
+def test_bs_call_decisions_equal_the_count_after_the_play(variant):
+    """In real games, both routes of the call decision give the same probability."""
+    game = load_game("bs", variant=variant)
+    compared = 0
+    bots = [make_bot("bs", "probabilistic", seed=7 + s) for s in range(4)]
+    inner = type(bots[1]).call
+
+    def call(self, player, rank, count):  # type: ignore[no-untyped-def]
+        nonlocal compared
+        v = self.view
+        fast = v._could_be_honest()
+        slow = v._could_be_honest_after()
+        assert fast == pytest.approx(slow, abs=1e-12)
+        assert (fast == 0.0) == (slow == 0.0)
+        compared += 1
+        return inner(self, player, rank, count)
+
+    for b in bots:
+        b.call = call.__get__(b)  # type: ignore[method-assign]
+    play_game(game, bots, seed=11, max_steps=120)
+    assert compared > 20
+
+
+def test_bs_call_decision_is_exact_on_the_knowledge_before_the_play():
+    """Fractions: the count before the play equals the count of play and hand after it."""
+    game = load_game("bs", variant="koth")
+    bots = [make_bot("bs", "knowledge", seed=3 + s) for s in range(4)]
+    checked = 0
+
+    def call(self, player, rank, count):  # type: ignore[no-untyped-def]
+        nonlocal checked
+        v = self.view
+        if checked < 6 and v._before is not None:
+            kinds = self.g.kinds_of_rank[rank]
+            before = v._before.copy().count_distribution(kinds, f"P{player}", exact=True)
+            after = v.knowledge.copy().count_distribution(kinds, [f"P{player}", "play"], exact=True)
+            assert before == after
+            checked += 1
+        return False
+
+    for b in bots:
+        b.call = call.__get__(b)  # type: ignore[method-assign]
+    play_game(game, bots, seed=5, max_steps=150)
+    assert checked >= 3
+
+
+# -------------------------------------------------------------------- size guard
+def test_counting_refuses_tables_past_max_bytes_before_allocating():
+    deck = Deck.ranks(1000, copies=4)
+    k = DealKnowledge(deck, {"a": 1000, "b": 1000, "c": 1000, "d": 1000})
+    with pytest.raises(SizeLimitError, match=r"1,003,003,001 cells each \(about [\d,.]+ GiB\)"):
+        k.count()
+    with pytest.raises(MemoryError):  # a SizeLimitError is a MemoryError
+        k.probability("7", "a")
+
+
+def test_max_bytes_is_configurable():
+    deck = Deck.ranks(6, copies=2)
+    k = DealKnowledge(deck, {"a": 4, "b": 4, "c": 4})
+    assert k.count() > 0
+    k.max_bytes = 100
+    with pytest.raises(SizeLimitError, match="more than the limit of 0.0 MiB"):
+        k.copy().count_distribution("3", "a")
