@@ -85,6 +85,7 @@ class DealKnowledge:
         self._preds: list[_Pred] = []
         self._cache: dict[Any, Any] = {}
         self._aux_cache: _Aux | None = None
+        self._aux_recent: dict[Any, _Aux] = {}
         #: Largest joint-constraint table a merge may build (value combinations).
         self.max_table = 20_000
         #: Largest enumeration (states times options) a query may build for one
@@ -170,6 +171,7 @@ class DealKnowledge:
         new._hi = self._hi.copy()
         new._preds = list(self._preds)
         new._cache = {}
+        new._aux_recent = dict(self._aux_recent)
         return new
 
     def _loc(self, location: str) -> int:
@@ -490,6 +492,7 @@ class DealKnowledge:
         dropped (the possible deals become a superset: whatever is known
         stays true) and :attr:`exact` turns False.
         """
+        memo: dict[Any, Any] = {}  # what a retry after dropping a constraint can reuse
         while True:
             saved = (
                 self._lo[:, [a, b]].copy(),
@@ -498,7 +501,7 @@ class DealKnowledge:
                 list(self._preds),
             )
             try:
-                self._merge_once(a, b)
+                self._merge_once(a, b, memo)
                 return
             except _TooLarge as big:
                 self._lo[:, [a, b]] = saved[0]
@@ -516,7 +519,7 @@ class DealKnowledge:
                 self._preds = [p for p in self._preds if p is not victim]
                 self.relaxations += 1
 
-    def _merge_once(self, a: int, b: int) -> None:
+    def _merge_once(self, a: int, b: int, memo: dict[Any, Any] | None = None) -> None:
         """Exact projection of "all cards of ``a`` join ``b``" onto the merged deal.
 
         Let ``x_k`` be the unobservable number of copies of kind ``k`` that came
@@ -558,36 +561,46 @@ class DealKnowledge:
         nlo_l, nhi_l, cp_l = n_lo.tolist(), n_hi.tolist(), cp.tolist()
         sum_lo_a, sum_lo_b = sum(la_l), sum(lb_l)
         row_lo = lo.sum(axis=1).tolist()
-        # forced kinds: x_k = alpha*n' + beta
-        f_alpha = [0] * K
-        f_beta = [0] * K
-        forced = [False] * K
+        # forced kinds: x_k = alpha*n' + beta.  The per-kind bounds do not
+        # depend on the joint constraints: a retry (one constraint dropped)
+        # reuses them through ``memo``.
+        if memo is None:
+            memo = {}
+        kinds = memo.get("kinds")
+        if kinds is None:
+            f_alpha = [0] * K
+            f_beta = [0] * K
+            forced = [False] * K
+            latent: list[Any] = []
+            for k in range(K):
+                vals = list(range(nlo_l[k], nhi_l[k] + 1))
+                if not vals:
+                    raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
+                la, ha, lb, hb = la_l[k], ha_l[k], lb_l[k], hb_l[k]
+                # an upper bound no smaller than the location's size is implied by
+                # the sizes (the x_k add up to size_a, the rest to size_b)
+                # (so is one no smaller than the size minus the other kinds' minimums,
+                # or than the copies not known to be elsewhere): lower bounds are kept
+                big_k = cp_l[k] + 1
+                if ha >= min(size_a - (sum_lo_a - la), cp_l[k] - (row_lo[k] - la)):
+                    ha = big_k
+                if hb >= min(size_b - (sum_lo_b - lb), cp_l[k] - (row_lo[k] - lb)):
+                    hb = big_k
+                lk = [max(la, v - hb) for v in vals]
+                uk = [min(ha, v - lb) for v in vals]
+                if lk == uk:
+                    line = _linear(vals, lk)
+                    if line is not None:
+                        forced[k] = True
+                        f_alpha[k], f_beta[k] = line
+                        continue
+                latent.append((k, lk, uk, _linear(vals, lk), _linear(vals, uk)))
+            kinds = memo["kinds"] = (forced, f_alpha, f_beta, latent)
+        forced, f_alpha, f_beta, latent = kinds
         groups: dict[Any, list[int]] = {}
         bounds: dict[int, tuple[list[int], list[int]]] = {}
-        for k in range(K):
-            vals = list(range(nlo_l[k], nhi_l[k] + 1))
-            if not vals:
-                raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
-            la, ha, lb, hb = la_l[k], ha_l[k], lb_l[k], hb_l[k]
-            # an upper bound no smaller than the location's size is implied by
-            # the sizes (the x_k add up to size_a, the rest to size_b)
-            # (so is one no smaller than the size minus the other kinds' minimums,
-            # or than the copies not known to be elsewhere): lower bounds are kept
-            big_k = cp_l[k] + 1
-            if ha >= min(size_a - (sum_lo_a - la), cp_l[k] - (row_lo[k] - la)):
-                ha = big_k
-            if hb >= min(size_b - (sum_lo_b - lb), cp_l[k] - (row_lo[k] - lb)):
-                hb = big_k
-            lk = [max(la, v - hb) for v in vals]
-            uk = [min(ha, v - lb) for v in vals]
-            if lk == uk:
-                line = _linear(vals, lk)
-                if line is not None:
-                    forced[k] = True
-                    f_alpha[k], f_beta[k] = line
-                    continue
+        for k, lk, uk, lin_l, lin_u in latent:
             ek = tuple(e_i[k] for e_i in eps_l)
-            lin_l, lin_u = _linear(vals, lk), _linear(vals, uk)
             if lin_l is not None and lin_u is not None:
                 key: Any = (ek, lin_l[0], lin_u[0])
                 groups.setdefault(key, []).append(k)
@@ -599,6 +612,10 @@ class DealKnowledge:
         forced_ks = [k for k in range(K) if forced[k]]
         new_forms: list[_Form] = []
         for i, f in enumerate(forms):
+            done = memo.get(("form", f))
+            if done is not None:
+                new_forms.append(done)
+                continue
             cells: dict[tuple[int, int], int] = {}
             off = f.offset
             for k, ll, c in f.coef:
@@ -613,7 +630,8 @@ class DealKnowledge:
                 c = col[k]
                 if c:
                     cells[(k, b)] = cells.get((k, b), 0) + c
-            new_forms.append(_Form.make(cells, off))
+            done = memo[("form", f)] = _Form.make(cells, off)
+            new_forms.append(done)
         f_forced = _Form.make(
             {(k, b): f_alpha[k] for k in forced_ks if f_alpha[k]},
             sum(f_beta[k] for k in forced_ks),
@@ -844,8 +862,15 @@ class DealKnowledge:
         """Per-state data of :meth:`_fold` and :meth:`_form_range`, cached by value."""
         key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size))
         aux = self._aux_cache
-        if aux is None or aux.key != key:
-            aux = self._aux_cache = _Aux(key, self._lo, self._hi, self._size, self._copies)
+        if aux is not None and aux.key == key:
+            return aux
+        recent = self._aux_recent
+        aux = recent.get(key)
+        if aux is None:
+            aux = recent[key] = _Aux(key, self._lo, self._hi, self._size, self._copies)
+            if len(recent) > 4:
+                del recent[next(iter(recent))]
+        self._aux_cache = aux
         return aux
 
     def _form_range(self, f: _Form) -> tuple[int, int]:
