@@ -8,12 +8,21 @@ imports this package.
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
 from typing import Any, TextIO
 
-from games.base import game_narrator, load_game
+from games.base import (
+    game_doc,
+    game_narrator,
+    game_variants,
+    load_game,
+    registered_bots,
+    registered_games,
+)
 from games.errors import GameError, InvalidParameterError
 
-__all__ = ["play", "parse_params", "kripke_commands"]
+__all__ = ["play", "parse_params", "kripke_commands", "catalog"]
 
 
 def parse_params(pairs: list[str]) -> dict[str, Any]:
@@ -37,6 +46,93 @@ def _value(text: str) -> Any:
         except ValueError:
             pass
     return text
+
+
+def _summary(text: str | None, width: int = 84) -> str:
+    """The first sentence of a docstring, without reST markup, at most ``width`` characters."""
+    para = " ".join((text or "").strip().split("\n\n")[0].split())
+    para = re.sub(r":\w+:`~?(?:[\w.]*\.)?(\w+)`", r"\1", para)
+    para = re.sub(r"\*+(\w[^*]*)\*+", r"\1", para).replace("``", "")
+    match = re.match(r"(.+?\.)(\s|$)", para)
+    line = (match.group(1) if match else para).rstrip(".")
+    return line if len(line) <= width else line[: width - 3].rsplit(" ", 1)[0] + "..."
+
+
+def _bot_summary(game: str, name: str) -> str:
+    from games.base import _entry
+    from games.botspec import entry_point_bots
+
+    factory = _entry(game).bots.get(name)
+    if factory is None:
+        return f"from {entry_point_bots(game).get(name, '?')} (an installed package)"
+    doc = factory.__doc__ if isinstance(factory, type) else None
+    if doc is None:
+        try:
+            doc = type(factory(seed=0)).__doc__
+        except Exception:  # a bot that cannot be built here still has its name listed
+            doc = None
+    return _summary(doc) or "-"
+
+
+def catalog() -> str:
+    """The games, their variants, default players and bots, one line each (``--help``).
+
+    Examples
+    --------
+    >>> lines = catalog().splitlines()
+    >>> for line in lines[lines.index("  bs") :][:4]:
+    ...     print(line)
+      bs
+        BS (Cheat, "I doubt it"): one engine, variants classic and koth
+        variants: classic (default), koth; players: 4 (default)
+        bots:
+    >>> [line for line in lines if line.startswith("      threshold")]
+    ['      threshold       Plays like the truthful bot; calls BS whenever 3 or more cards are claimed']
+    """
+    lines = ["games (GAME), their variants (--variant), seats (--players) and bots (--bots):", ""]
+    for name in registered_games():
+        lines += [f"  {name}", f"    {_summary(game_doc(name))}"]
+        facts = []
+        variants = game_variants(name)
+        if variants:
+            facts.append("variants: " + ", ".join([f"{variants[0]} (default)", *variants[1:]]))
+        try:
+            facts.append(f"players: {load_game(name).num_players()} (default)")
+        except GameError:
+            pass
+        if facts:
+            lines.append("    " + "; ".join(facts))
+        lines.append("    bots:")
+        for bot in registered_bots(name):
+            lines.append(f"      {bot:<15} {_bot_summary(name, bot)}")
+        lines.append("")
+    lines.append(
+        "your own bot: --bots path/to/my_bot.py:MyBot or package.module:MyBot (a subclass of\n"
+        "games.base.Bot), or the name an installed package registers (entry-point group\n"
+        "kripke_games.bots); see 'Write your own bot' in the README"
+    )
+    return "\n".join(lines)
+
+
+#: Epilog placeholder: the formatter puts the catalog there when the help is shown.
+_CATALOG = "\x00games-catalog"
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the catalog's lines; adds ``(default: ...)`` where a default is worth saying."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(catalog() if text == _CATALOG else text)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        unsaid = (
+            default is None or default is False or default == [] or default == argparse.SUPPRESS
+        )
+        if action.option_strings and "default" not in text and not unsaid:
+            text += " (default: %(default)s)"
+        return text
 
 
 class _SeatsAction(argparse.Action):
@@ -71,12 +167,27 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
     """Add ``play`` and ``tournament`` to the ``kripke`` subparsers (entry point)."""
     from kripke.cli import Command
 
-    pl = sub.add_parser("play", help="play and narrate a game with live knowledge")
-    pl.add_argument("game")
-    pl.add_argument("--variant", default=None)
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--players", type=int, default=None)
-    pl.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
+    pl = sub.add_parser(
+        "play",
+        help="play and narrate a game with live knowledge",
+        description=textwrap.fill(
+            "Play one game and narrate it: every event, and after it what each seat knows "
+            "(from its own observations only).  Bots play the seats; --human seats are yours.",
+            78,
+        ),
+        epilog=_CATALOG,
+        formatter_class=_HelpFormatter,
+    )
+    pl.add_argument("game", help="the game (listed below)")
+    pl.add_argument("--variant", default=None, help="rule variant (default: the game's first)")
+    pl.add_argument("--seed", type=int, default=0, help="seed of the deal and of every bot")
+    pl.add_argument("--players", type=int, default=None, help="seats (default: the game's)")
+    pl.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots, one per seat: names listed below or your own "
+        "(path/to/my_bot.py:MyBot, package.module:MyBot); default: the game's narrated table",
+    )
     pl.add_argument(
         "--human",
         action=_SeatsAction,
@@ -89,14 +200,35 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
         "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
     )
 
-    tr = sub.add_parser("tournament", help="play many seeded games between bots")
-    tr.add_argument("game")
-    tr.add_argument("--variant", default=None)
-    tr.add_argument("--games", type=int, default=100)
-    tr.add_argument("--bots", required=True, help="comma-separated bot names")
-    tr.add_argument("--players", type=int, default=None)
-    tr.add_argument("--seed", type=int, default=0)
-    tr.add_argument("--seats", choices=("rotate", "draw"), default="rotate")
+    tr = sub.add_parser(
+        "tournament",
+        help="play many seeded games between bots",
+        description=textwrap.fill(
+            "Play seeded games between bots and print each bot's games, wins, win rate and "
+            "mean score with 95% intervals.  Game i is seeded from --seed and i, so any game "
+            "replays on its own; --out streams results and resumes an interrupted tournament.",
+            78,
+        ),
+        epilog=_CATALOG,
+        formatter_class=_HelpFormatter,
+    )
+    tr.add_argument("game", help="the game (listed below)")
+    tr.add_argument("--variant", default=None, help="rule variant (default: the game's first)")
+    tr.add_argument("--games", type=int, default=100, help="number of games")
+    tr.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated bots (a name may repeat): names listed below or your own "
+        "(path/to/my_bot.py:MyBot, package.module:MyBot)",
+    )
+    tr.add_argument("--players", type=int, default=None, help="seats (default: the game's)")
+    tr.add_argument("--seed", type=int, default=0, help="tournament seed")
+    tr.add_argument(
+        "--seats",
+        choices=("rotate", "draw"),
+        default="rotate",
+        help="rotate: game i shifts the bot list by i; draw: a seeded random table each game",
+    )
     tr.add_argument("--out", default=None, help="JSONL results file (resumes if it exists)")
     tr.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     tr.add_argument(
@@ -107,7 +239,7 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
         help="time limit of one bot call; a bot over it forfeits the game (0: no limit)",
     )
     tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    tr.add_argument("--no-progress", action="store_true")
+    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.add_argument(
         "--param", action="append", default=[], metavar="KEY=VALUE", help="extra game parameter"
     )
@@ -117,4 +249,7 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
 
         return cli_main(args, out)
 
-    return {"play": Command(play, (GameError,)), "tournament": Command(tournament, (GameError,))}
+    return {
+        "play": Command(play, (GameError,), overview=catalog),
+        "tournament": Command(tournament, (GameError,), overview=catalog),
+    }

@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from games.base import load_game, make_bot, play_game, registered_bots
+from games.base import (
+    game_variants,
+    load_game,
+    make_bot,
+    play_game,
+    registered_bots,
+    registered_games,
+)
 from games.botspec import ENTRY_POINT_GROUP, entry_point_bots
 from games.bs.koth import KothPlayer
+from games.cli import catalog
 from games.errors import BotError, BotLoadError, UnknownGameError
 from games.tournament import run_tournament
 from kripke.cli import main as kripke_main
@@ -315,3 +323,38 @@ def test_the_two_examples_are_the_same_player():
     mine = _tournament([f"{EXAMPLES / 'my_bot.py'}:MyBot", *table], games=12)
     koth = _tournament([f"{EXAMPLES / 'koth_bot.py'}:Player1", *table], games=12)
     assert list(mine["bots"].values()) == list(koth["bots"].values())
+
+
+# -------------------------------------------------------------------- help
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["tournament", "--help"]])
+def test_help_lists_games_variants_bots_and_defaults(argv, capsys):
+    with pytest.raises(SystemExit) as done:
+        kripke_main(argv)
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    for game in registered_games():
+        start = lines.index(f"  {game}")
+        assert lines[start + 1].strip()  # the game's one-line description
+        variants = game_variants(game)
+        assert lines[start + 2].startswith(f"    variants: {variants[0]} (default)")
+        assert all(v in lines[start + 2] for v in variants) and "players: " in lines[start + 2]
+        for bot in registered_bots(game):
+            line = next(x for x in lines[start:] if x.startswith(f"      {bot} "))
+            assert len(line.split(None, 1)[1]) > 10  # one line saying what the bot does
+    assert "classic (default), koth" in text
+    assert "path/to/my_bot.py:MyBot" in text and "kripke_games.bots" in text
+    flat = " ".join(text.split())  # argparse wraps the option help
+    if argv[0] == "play":
+        assert "seed of the deal and of every bot (default: 0)" in flat
+        assert "rule variant (default: the game's first)" in flat
+    if argv[0] == "tournament":
+        assert "number of games (default: 100)" in flat
+        assert "each game (default: rotate)" in flat
+
+
+def test_help_lists_an_installed_packages_bot(tmp_path, monkeypatch):
+    _installed(tmp_path, "bs.eager = tinybots.bs:Eager")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lines = catalog().splitlines()
+    assert "      eager           from tinybots.bs:Eager (an installed package)" in lines
