@@ -119,6 +119,16 @@ class _Block:
         self.qv: np.ndarray | None = None
 
 
+def _weighted_sum(w: np.ndarray, stack: np.ndarray) -> np.ndarray:
+    """``sum_t w[t] * stack[t]``, without BLAS.
+
+    numpy's own loops: a multithreaded BLAS spends several times the CPU on
+    these small products when the machine is shared (tournament workers).
+    """
+    flat = stack.reshape(len(w), -1)
+    return np.einsum("t,tc->c", w, flat).reshape(stack.shape[1:])
+
+
 def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(keys, axis=0, return_inverse=True)`` through one integer per row."""
     n, d = keys.shape
@@ -649,8 +659,8 @@ class _Counting:
             nxt = betas[b + 1]
             blk = self.blocks[b]
             if not exact and len(blk.w) > 6 and La:
-                cur = np.tensordot(
-                    np.asarray(blk.w, dtype=np.float64), self._gather(nxt, b, False), axes=1
+                cur = _weighted_sum(
+                    np.asarray(blk.w, dtype=np.float64), self._gather(nxt, b, False)
                 )
             else:
                 cur = zero_t.copy()
@@ -706,7 +716,7 @@ class _Counting:
                 blk = self.blocks[b]
                 if not self.exact and len(blk.w) > 6 and La:
                     w = np.asarray(blk.w, dtype=np.float64)
-                    cur = np.tensordot(w, self._gather(prev, b, True), axes=1)
+                    cur = _weighted_sum(w, self._gather(prev, b, True))
                 else:
                     cur = zero_t.copy()
                     for t, (src, dst) in enumerate(self.slc(b)):

@@ -48,8 +48,8 @@ class _Marginals(_Base):
         alpha = self.alphas[b]
         if not exact and self.La and len(blk.w) > 6:
             g = self._gather(beta, b, False)
-            return (
-                g.reshape(len(blk.w), -1) @ alpha.reshape(-1) * np.asarray(blk.w, dtype=np.float64)
+            return np.einsum("tc,c->t", g.reshape(len(blk.w), -1), alpha.reshape(-1)) * np.asarray(
+                blk.w, dtype=np.float64
             )
         for t in range(len(blk.w)):
             src, dst = self.slc(b)[t]
