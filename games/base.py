@@ -669,7 +669,7 @@ def make_bot(game: str, name: str, seed: int | None = None) -> Bot:
         return bots[name](seed=seed)
     from games import botspec
 
-    if botspec.is_bot_spec(name) or name in botspec.entry_point_bots(game):
+    if botspec.is_bot_spec(name) or botspec.has_entry_point_bot(game, name):
         bot: Bot = botspec.make_bot_from_spec(game, name, seed)
         return bot
     raise UnknownGameError(

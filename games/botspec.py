@@ -80,6 +80,7 @@ __all__ = [
     "is_bot_spec",
     "load_bot_class",
     "entry_point_bots",
+    "has_entry_point_bot",
     "load_entry_point_bot",
     "make_bot_from_spec",
     "check_bot_class",
@@ -343,6 +344,11 @@ def entry_point_bots(game: str) -> dict[str, str]:
         if dot and prefix == game and bot and bot not in out:
             out[bot] = ep.value
     return dict(sorted(out.items()))
+
+
+def has_entry_point_bot(game: str, name: str) -> bool:
+    """Whether an installed package registers ``name`` for ``game`` (a loaded one is remembered)."""
+    return (game, name) in _ENTRY_CLASSES or name in entry_point_bots(game)
 
 
 def load_entry_point_bot(game: str, name: str) -> type:
