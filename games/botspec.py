@@ -78,6 +78,7 @@ from games.errors import BotLoadError
 __all__ = [
     "ENTRY_POINT_GROUP",
     "is_bot_spec",
+    "absolute_spec",
     "load_bot_class",
     "entry_point_bots",
     "has_entry_point_bot",
@@ -108,6 +109,27 @@ def is_bot_spec(name: str) -> bool:
     False
     """
     return ":" in name or name.endswith(".py")
+
+
+def absolute_spec(spec: str) -> str:
+    """``spec`` with a relative file path made absolute (other names unchanged).
+
+    For runners whose workers may start in another directory (a cluster's
+    worker processes): the bot keeps its label, the worker loads it by the
+    absolute spec.
+
+    Examples
+    --------
+    >>> import os
+    >>> absolute_spec("bots/my_bot.py:MyBot") == os.path.abspath("bots/my_bot.py") + ":MyBot"
+    True
+    >>> absolute_spec("mybots.bs:MyBot"), absolute_spec("probabilistic")
+    ('mybots.bs:MyBot', 'probabilistic')
+    """
+    where, sep, cls = spec.rpartition(":")
+    if sep and where and _is_file(where):
+        return f"{Path(where).expanduser().absolute()}:{cls}"
+    return spec
 
 
 def _split(spec: str) -> tuple[str, str]:

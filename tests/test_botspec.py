@@ -157,6 +157,16 @@ def test_an_entry_point_whose_package_is_gone_names_it(tmp_path, monkeypatch):
         run_tournament("bs", ["ghost", "truthful"], 2, variant="koth", progress=False)
 
 
+def test_an_entry_point_naming_a_missing_class_lists_the_classes(tmp_path, monkeypatch):
+    _installed(tmp_path, "bs.typo = tinybots_typo.bs:Eagre", name="tinybots_typo")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BotLoadError) as err:
+        make_bot("bs", "typo")
+    text = str(err.value)
+    assert "entry point bs.typo = tinybots_typo.bs:Eagre of tinybots_typo 0.1" in text
+    assert "has no class 'Eagre'; classes defined there: Eager (a Bot), Helper" in text
+
+
 def test_an_unknown_bot_name_lists_the_bots_and_the_spec_forms():
     with pytest.raises(UnknownGameError) as err:
         make_bot("bs", "nosuchbot")
