@@ -462,50 +462,49 @@ class Table:
             self.say(f"  kitty as taken up: {format_cards(sorted(kitty))}")
 
     def _knowledge_lines(self) -> None:
-        """Print the tracked seats' knowledge where it changed."""
+        """Print the narrated seats' knowledge where it changed: every seat for the
+        spectator, the human's own for one human seat; at a hot-seat table each human
+        sees its own at its turn (after the hand-over)."""
+        if self.spectator:
+            for s in self.know.seats:
+                self._seat_knowledge(s, self.state.seat_name(s), "knows", "itself")
+        elif len(self.humans) == 1:
+            self._seat_knowledge(self.humans[0], "You", "know", "yourself")
+
+    def _seat_knowledge(self, s: int, who: str, verb: str, self_word: str) -> None:
         kn = self.know
-        for s in kn.seats:
-            who = "You" if not self.spectator and len(self.humans) == 1 else self.state.seat_name(s)
-            facts = kn.honour_facts(s)
-            if facts is not None:
-                unseen, located = facts
-                key = tuple(located)
-                if kn.honours.get(s) != key:
-                    kn.honours[s] = key
-                    if located:
-                        where = ", ".join(
-                            f"{card(f)}{'' if c == 1 else f' x{c}'} with {_loc_name(loc, self.state)}"
-                            for f, loc, c in located
-                        )
-                        n_loc = sum(c for _, _, c in located)
-                        self.say(
-                            f"  {who} {'know' if who == 'You' else 'knows'} where {n_loc} of the {unseen} trump honours out of sight are: {where}."
-                        )
-                    else:
-                        self.say(
-                            f"  {who} {'know' if who == 'You' else 'knows'} where none of the {unseen} trump honours out of sight are."
-                        )
-            fr = tuple(kn.friend_facts(s))
-            if fr and kn.friends.get(s) != fr:
-                kn.friends[s] = fr
-                view = kn.views[s]
-                assert view.friends is not None
-                for i, t in fr:
-                    slot = view.friends.slots[i]
-                    whom = (
-                        "itself"
-                        if t == s and who != "You"
-                        else ("yourself" if t == s else self.state.seat_name(t))
-                    )
-                    self.say(
-                        f"  {who} {'know' if who == 'You' else 'knows'} the {_ordinal(slot.ordinal)} {slot.card} "
-                        f"will make {whom} a friend (every copy still out is there)."
-                    )
-        if not self.spectator and len(self.humans) == 1:
-            s = self.humans[0]
+        facts = kn.honour_facts(s)
+        if facts is not None:
+            unseen, located = facts
+            key = tuple(located)
+            if kn.honours.get(s) != key:
+                kn.honours[s] = key
+                n_loc = sum(c for _, _, c in located)
+                where = ", ".join(
+                    f"{card(f)}{'' if c == 1 else f' x{c}'} with {_loc_name(loc, self.state)}"
+                    for f, loc, c in located
+                )
+                self.say(
+                    f"  {who} {verb} where {n_loc or 'none'} of the {unseen} trump honours "
+                    f"out of sight {'is' if n_loc == 1 else 'are'}"
+                    + (f": {where}." if where else ".")
+                )
+        fr = tuple(kn.friend_facts(s))
+        if fr and kn.friends.get(s) != fr:
+            kn.friends[s] = fr
+            view = kn.views[s]
+            assert view.friends is not None
+            for i, t in fr:
+                slot = view.friends.slots[i]
+                whom = self_word if t == s else self.state.seat_name(t)
+                self.say(
+                    f"  {who} {verb} the {_ordinal(slot.ordinal)} {slot.card} will make {whom} "
+                    "a friend (every copy still out is there)."
+                )
+        if who == "You":
             v = kn.views[s]
-            # cards the seat showed (a call, a failed throw) and has not played are known to all,
-            # unless it is the landlord, who may have buried them
+            # cards the seat showed (a call, a failed throw) and has not played are known to
+            # all, unless it is the landlord, who may have buried them
             shown = tuple(sorted((f, c) for f, c in v.known[s].items() if c))
             if shown and v.landlord != s and kn.shown.get(s) != shown:
                 kn.shown[s] = shown
@@ -672,6 +671,8 @@ class Table:
             )
         elif ph == "play":
             self.prompt.handover(seat)
+            if len(self.humans) > 1:
+                self._seat_knowledge(seat, "You", "know", "yourself")
             p = st.play
             assert p is not None
             trick = " · ".join(f"{st.seat_name(r.seat)} {format_cards(r.cards)}" for r in p.current)
