@@ -56,6 +56,7 @@ games.errors.BotLoadError: ...first.py has no class 'Second'; classes defined th
 Traceback (most recent call last):
 ...
 games.errors.BotLoadError: First (...first.py) plays bs only (its 'games' attribute), not boerenbridge
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations
