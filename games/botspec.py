@@ -95,6 +95,8 @@ ENTRY_POINT_GROUP = "kripke_games.bots"
 _FILE_MODULES: dict[Path, ModuleType] = {}
 #: Classes loaded from entry points, by ``(game, bot)``.
 _ENTRY_CLASSES: dict[tuple[str, str], type] = {}
+#: Checked classes of file and module specs, by ``(spec, game, working directory)``.
+_SPEC_CLASSES: dict[tuple[str, str | None, str], type] = {}
 
 _HOW_TO = "write class MyBot(Bot) with restart/inform/step (from games.base import Bot)"
 
@@ -192,6 +194,9 @@ def load_bot_class(spec: str, game: str | None = None) -> type:
         is no class of that name (the classes found are listed), or the
         class is no usable bot.
     """
+    key = (spec, game, os.getcwd())
+    if key in _SPEC_CLASSES:
+        return _SPEC_CLASSES[key]
     where, cls_name = _split(spec)
     if _is_file(where):
         path = Path(where).expanduser()
@@ -206,7 +211,8 @@ def load_bot_class(spec: str, game: str | None = None) -> type:
         module = _import_module(where, spec)
         origin = f"module {where}"
     obj = _lookup(module, cls_name, origin, spec)
-    return check_bot_class(obj, origin, spec, game)
+    _SPEC_CLASSES[key] = check_bot_class(obj, origin, spec, game)
+    return _SPEC_CLASSES[key]
 
 
 def _load_file(path: Path, spec: str) -> ModuleType:
