@@ -13,8 +13,7 @@ Examples
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -169,14 +168,68 @@ def nobody_knows(n: int) -> Formula:
     return conj(Not(KnowsWhether(str(i), Atom(f"m{i}"))) for i in range(1, n + 1))
 
 
-@dataclass(frozen=True)
 class MuddyRound:
-    """One step of the muddy children protocol."""
+    """One step of the muddy children protocol.
+
+    Attributes ``round`` (0 for the father's announcement), ``announcement``
+    (its text), ``knowers`` (the children who know whether they are muddy) and
+    ``worlds`` (how many worlds are left).  On the symbolic engine the number
+    of worlds is counted the first time it is read, so a caller who only
+    wants the knowers never pays for counting.
+
+    Examples
+    --------
+    >>> MuddyRound(1, "nobody knows", 4, ("1", "2"))
+    MuddyRound(round=1, announcement='nobody knows', worlds=4, knowers=('1', '2'))
+    """
+
+    __slots__ = ("round", "announcement", "knowers", "_worlds")
 
     round: int
     announcement: str
-    worlds: int
     knowers: tuple[str, ...]
+    _worlds: int | Callable[[], int]
+
+    def __init__(
+        self,
+        round: int,
+        announcement: str,
+        worlds: int | Callable[[], int],
+        knowers: tuple[str, ...],
+    ):
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "announcement", announcement)
+        object.__setattr__(self, "knowers", tuple(knowers))
+        object.__setattr__(self, "_worlds", worlds)
+
+    @property
+    def worlds(self) -> int:
+        """The number of worlds left after this round's announcement."""
+        w = self._worlds
+        if callable(w):
+            w = int(w())
+            object.__setattr__(self, "_worlds", w)
+        return w
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"MuddyRound is immutable; cannot set {name!r}")
+
+    def _key(self) -> tuple[int, str, int, tuple[str, ...]]:
+        return (self.round, self.announcement, self.worlds, self.knowers)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MuddyRound):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"MuddyRound(round={self.round}, announcement={self.announcement!r}, "
+            f"worlds={self.worlds}, knowers={self.knowers!r})"
+        )
 
 
 def _children_of(pm: Any) -> list[str]:
@@ -189,8 +242,15 @@ def muddy_children_protocol(pm: Any, max_rounds: int | None = None) -> Iterator[
     Yields a :class:`MuddyRound` after the father's announcement (round 0)
     and after each round of "nobody knows"; the last yielded round is the
     first in which some child knows whether it is muddy.  Works on explicit
-    and symbolic pointed models alike.
+    and symbolic pointed models alike; on a symbolic one the rounds are run by
+    :func:`kripke.symbolic.puzzles.muddy_children_protocol` (the same rounds,
+    with each child's knowledge computed once per round and the worlds
+    counted only when read).
     """
+    if not isinstance(pm, PointedModel):
+        sym = importlib.import_module("kripke.symbolic.puzzles")
+        yield from sym.muddy_children_protocol(pm, max_rounds)
+        return
     children = _children_of(pm)
     n = len(children)
     father = at_least_one_muddy(n)

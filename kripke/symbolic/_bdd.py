@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -103,7 +104,13 @@ _limits: dict[str, int | None] = {
     "max_memory": None,  # bytes CUDD may allocate (None: half the physical memory)
     "max_nodes": 50_000_000,  # live nodes of the pure-Python backend
     "max_states": 200_000,  # states of a structure turned into an explicit model
+    "max_work": 2 * 10**9,  # estimated BDD work of a puzzle protocol (about a minute)
 }
+
+#: Cache slots a new CUDD manager starts with.  CUDD grows its computed table
+#: by itself while the hit rate is good, so a small start costs no speed on
+#: large problems, and a trivial structure does not pay for a 32 MiB table.
+INITIAL_CACHE_SLOTS = 2**16
 
 
 def get_backend() -> str:
@@ -193,6 +200,7 @@ def set_limits(
     max_memory: int | None = None,
     max_nodes: int | None = None,
     max_states: int | None = None,
+    max_work: int | None = None,
 ) -> dict[str, int | None]:
     """Set size limits; returns the previous ones (pass them back to restore).
 
@@ -207,12 +215,18 @@ def set_limits(
         operations.
     max_states : int, optional
         The largest structure :func:`~kripke.symbolic.to_explicit` converts.
+    max_work : int, optional
+        The estimated BDD work (summed sizes of the BDDs it goes through) a
+        puzzle protocol, such as the symbolic muddy children protocol, may
+        need; checked before it starts.  The default, ``2 * 10**9``, is
+        about a minute.
     """
     before = dict(_limits)
     for key, value in (
         ("max_memory", max_memory),
         ("max_nodes", max_nodes),
         ("max_states", max_states),
+        ("max_work", max_work),
     ):
         if value is not None:
             if not isinstance(value, int) or value <= 0:
@@ -232,6 +246,68 @@ def _restore_limits(saved: Mapping[str, int | None]) -> None:
     _limits.update(saved)
     for mgr in _managers.values():
         mgr._apply_memory_limit()
+
+
+class _ApaCounter:
+    """CUDD's exact (arbitrary-precision) model count, ``Cudd_ApaCountMinterm``.
+
+    ``dd.cudd`` does not wrap it, but its extension module exports CUDD's C
+    functions; they are called through :mod:`ctypes` with the manager's
+    pointer (the field of ``dd.cudd.BDD`` just before its ``vars``, as laid out
+    in dd's source) and a node's pointer (``int(u) - 2``, dd's encoding).
+    :meth:`attach` checks the pointer (CUDD must give back this manager's
+    constant node and a known count) and returns None when anything does not
+    match, so counting falls back to Python integers.
+    """
+
+    def __init__(self, lib: Any, mgr: int):
+        self._lib = lib
+        self._mgr = mgr
+
+    @classmethod
+    def attach(cls, bdd: Any) -> _ApaCounter | None:
+        import ctypes
+
+        try:
+            lib = ctypes.CDLL(_cudd.__file__)  # type: ignore[union-attr]
+            words = (ctypes.c_uint64 * 8).from_address(id(bdd))
+            slots = [i for i in range(1, 8) if words[i] == id(bdd.vars)]
+            if len(slots) != 1:
+                return None
+            mgr = int(words[slots[0] - 1])
+            lib.Cudd_ReadOne.restype = ctypes.c_void_p
+            lib.Cudd_ReadOne.argtypes = [ctypes.c_void_p]
+            if lib.Cudd_ReadOne(mgr) != int(bdd.true) - 2:
+                return None
+            lib.Cudd_ApaCountMinterm.restype = ctypes.POINTER(ctypes.c_uint32)
+            lib.Cudd_ApaCountMinterm.argtypes = [
+                ctypes.c_void_p,
+                ctypes.c_void_p,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_int),
+            ]
+            lib.Cudd_FreeApaNumber.restype = None
+            lib.Cudd_FreeApaNumber.argtypes = [ctypes.POINTER(ctypes.c_uint32)]
+            counter = cls(lib, mgr)
+            if counter.count(bdd.true, 70) != 1 << 70 or counter.count(bdd.false, 3) != 0:
+                return None
+            return counter
+        except (OSError, AttributeError, ValueError, TypeError):  # pragma: no cover
+            return None
+
+    def count(self, u: BDD, nvars: int) -> int:
+        """The models of ``u`` over ``nvars`` variables (``u`` depends on no others)."""
+        import ctypes
+
+        digits = ctypes.c_int()
+        p = self._lib.Cudd_ApaCountMinterm(self._mgr, int(u) - 2, nvars, ctypes.byref(digits))
+        if not p:
+            raise MemoryError("CUDD out of memory while counting")
+        try:
+            n = digits.value
+            return int.from_bytes(struct.pack(f">{n}I", *p[:n]), "big")
+        finally:
+            self._lib.Cudd_FreeApaNumber(p)
 
 
 def _total_memory() -> int:
@@ -255,13 +331,15 @@ class Manager:
         if backend == "cudd":
             assert _cudd is not None
             mem = min(_total_memory() // 4, 2 * 2**30)
-            self.bdd = _cudd.BDD(memory_estimate=mem, initial_cache_size=2**20)
+            self.bdd = _cudd.BDD(memory_estimate=mem, initial_cache_size=INITIAL_CACHE_SLOTS)
             self.bdd.configure(reordering=False)
             _immortal(self.bdd)
+            self._apa: _ApaCounter | None = _ApaCounter.attach(self.bdd)
         else:
             self.bdd = _autoref.BDD()
             self.bdd.configure(reordering=False)
             _immortal(self.bdd)
+            self._apa = None
         self.true = self.bdd.true
         self.false = self.bdd.false
         self._vars: dict[str, BDD] = {}
@@ -570,6 +648,8 @@ class Manager:
             approx = self.bdd.count(u, nvars=k)
             if approx < 2.0**52:
                 return int(approx) << (total - k)
+        if self._apa is not None:
+            return self._apa.count(u, k) << (total - k)
         return self._count_exact(u, names)
 
     def count_float(self, u: BDD, names: Sequence[str]) -> float:
@@ -587,7 +667,8 @@ class Manager:
         return math.ldexp(float(self.bdd.count(u, nvars=k)), total - k)
 
     def _count_exact(self, u: BDD, names: Sequence[str]) -> int:
-        """Exact count by one pass over the nodes with Python integers."""
+        """Exact count by one pass over the nodes with Python integers (used
+        when CUDD's arbitrary-precision count is not reachable)."""
         levels = sorted(self.level(n) for n in names)
         total = len(levels)
         top = levels[-1] + 2 if levels else 1

@@ -15,15 +15,16 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
-from kripke.errors import KripkeError
+from kripke.errors import KripkeError, SizeLimitError
+from kripke.formulas import Atom, Formula, Not, conj, disj
 from kripke.formulas import C as Ck
-from kripke.formulas import Formula, Not, conj, disj
 from kripke.formulas import K as Know
 from kripke.formulas import Kw as KnowsWhether
-from kripke.symbolic._bdd import manager
+from kripke.symbolic._bdd import _total_memory, get_limits, manager
 from kripke.symbolic.boolean import count_between
 from kripke.symbolic.structures import KnowledgeStructure, PointedStructure, _Frame
 
@@ -36,12 +37,18 @@ __all__ = [
     "russian_cards_safe_announcements",
     "drinking_logicians",
     "dining_cryptographers",
+    "muddy_children_protocol",
+    "muddy_protocol_work",
 ]
 
 
-def _children(n: int, chosen: Iterable[int] | None, what: str) -> list[int]:
+def _check_number(n: object) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise KripkeError(f"the number of children must be a positive integer, got {n!r}")
+
+
+def _children(n: int, chosen: Iterable[int] | None, what: str) -> list[int]:
+    _check_number(n)
     kids = list(range(1, n + 1)) if chosen is None else list(chosen)
     for k in kids:
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
@@ -50,12 +57,226 @@ def _children(n: int, chosen: Iterable[int] | None, what: str) -> list[int]:
 
 
 def muddy_children(n: int, muddy: Iterable[int] | None = None) -> PointedStructure:
-    """Muddy children: atom ``mi`` (child *i* is muddy), child *i* observes every ``mj``, *j* ≠ *i*."""
+    """Muddy children: atom ``mi`` (child *i* is muddy), child *i* observes every ``mj``, *j* ≠ *i*.
+
+    Raises
+    ------
+    SizeLimitError
+        When the children's observations (each child observes *n*-1 atoms)
+        would take more memory than ``set_limits(max_memory=...)`` allows.
+    """
+    _check_number(n)
+    limit = get_limits()["max_memory"] or _total_memory() // 2
+    need = _OBS_BYTES * n * n
+    if need > limit:
+        raise SizeLimitError(
+            f"muddy children with {n} children: their observations need an estimated "
+            f"{need // 2**20} MiB, more than the limit of {limit // 2**20} MiB; "
+            f"raise it with kripke.symbolic.set_limits(max_memory={need})"
+        )
     kids = _children(n, muddy, "muddy")
     vocab = [f"m{i}" for i in range(1, n + 1)]
-    obs = {str(i): vocab[: i - 1] + vocab[i:] for i in range(1, n + 1)}
-    ks = KnowledgeStructure(vocab, observes=obs)
-    return PointedStructure(ks, {f"m{k}" for k in kids})
+    mgr = manager()
+    with mgr.guard("declaring the vocabulary"):
+        mgr.declare(vocab)
+        mgr.ensure_order(vocab)
+    everyone = frozenset(vocab)
+    obs = {str(i): everyone - {v} for i, v in enumerate(vocab, 1)}
+    frame = _Frame(mgr, tuple(vocab), (), obs, {}, tuple(obs))
+    return PointedStructure(frame.structure(mgr.true), {f"m{k}" for k in kids})
+
+
+#: Bytes per observed atom of a child (a set entry), for the size estimate.
+_OBS_BYTES = 48
+
+
+def muddy_protocol_work(n: int, rounds: int) -> int:
+    """An estimate of the BDD work of ``rounds`` rounds of the muddy children protocol.
+
+    After round *r* the law says "at least *r*+1 children are muddy" (for
+    every actual state), a BDD of about (*r*+1)(*n*-*r*+1) nodes; the sum of
+    these sizes over the rounds measures the protocol's work (its time grows
+    with it: about 10**8 takes a few seconds).
+
+    Examples
+    --------
+    >>> muddy_protocol_work(3, 3)
+    16
+    >>> muddy_protocol_work(3000, 3000) > 4 * 10**9
+    True
+    """
+    return sum((r + 1) * (n - r + 1) for r in range(rounds))
+
+
+def muddy_children_protocol(pm: PointedStructure, max_rounds: int | None = None) -> Iterator[Any]:
+    """The muddy children protocol on a pointed knowledge structure.
+
+    The same rounds as :func:`kripke.puzzles.muddy_children_protocol` (which
+    calls this for symbolic models), computed so that the knower checks and
+    the counting do not dominate:
+
+    - "nobody knows" is computed once per round, for all children in one
+      pass over the law's new nodes (:func:`_flip_conj`) where a child
+      observes every variable but its own ``mc``, else from the formula
+      ``~Kw_c mc``;
+    - the knowers are looked for only when "nobody knows" is false at a
+      designated state (the last round);
+    - the worlds of a round are counted (exactly, by CUDD) only when the
+      caller reads :attr:`~kripke.puzzles.MuddyRound.worlds`.
+
+    Raises
+    ------
+    SizeLimitError
+        When :func:`muddy_protocol_work` estimates more BDD work than
+        ``set_limits(max_work=...)`` allows (by default about a minute),
+        before anything is computed.
+
+    Examples
+    --------
+    >>> rounds = list(muddy_children_protocol(muddy_children(5, [2, 4])))
+    >>> [(r.round, r.knowers, r.worlds) for r in rounds]
+    [(0, (), 31), (1, ('2', '4'), 26)]
+    """
+    from kripke.puzzles import MuddyRound, at_least_one_muddy, nobody_knows
+
+    if not isinstance(pm, PointedStructure):
+        raise KripkeError(
+            f"the muddy children protocol needs a pointed model or structure, got {type(pm).__name__}"
+        )
+    children = sorted(pm.agents, key=int)
+    n = len(children)
+    mgr = pm.structure.manager
+    fr = pm.structure._frame
+    limit = get_limits()["max_work"]
+    if limit is not None:
+        # the children muddy in some designated state bound the number of rounds
+        d = pm.designated
+        muddy = sum(
+            1 for c in children if f"m{c}" in fr.vocab_set and d & fr.atom(f"m{c}") != mgr.false
+        )
+        rounds = max(muddy, 1) if max_rounds is None else min(max(muddy, 1), max_rounds + 1)
+        work = muddy_protocol_work(n, rounds)
+        if work > limit:
+            raise SizeLimitError(
+                f"the muddy children protocol with {n} children, {muddy} muddy, needs an "
+                f"estimated BDD work of {work:.2e} (the sum of its laws' sizes), more than "
+                f"the limit of {limit:.2e}; "
+                f"raise it with kripke.symbolic.set_limits(max_work={work})"
+            )
+    father = at_least_one_muddy(n)
+    pm = pm.announce(father)
+    kw = [KnowsWhether(c, Atom(f"m{c}")) for c in children]
+    # the children for whom ~Kw_c mc is the universal quantification over mc
+    quantify: dict[str, str] = {}
+    nvars = len(fr.allvars)
+    for c in children:
+        seen = fr.obs.get(c)
+        own = f"m{c}"
+        if seen is not None and own in fr.varatoms and len(seen) == nvars - 1 and own not in seen:
+            quantify[c] = own
+    quantified = frozenset(quantify.values())
+    # by node: (node, its "nobody knows" part), of this round and the one before
+    memo: list[dict[int, tuple[Any, Any]]] = [{}, {}]
+
+    def count(law: Any) -> Any:
+        return lambda: mgr.count(law, fr.allvars)
+
+    def step(p: PointedStructure, r: int) -> tuple[Any, tuple[str, ...]]:
+        """ "Nobody knows" on ``p``'s structure, and the children who know at ``p``."""
+        ks = p.structure
+        with mgr.guard(lambda: f"round {r} of the muddy children protocol"):
+            nobody = _flip_conj(mgr, ks.law, quantified, memo)
+            for c, f in zip(children, kw, strict=True):
+                if c not in quantify:
+                    nobody = nobody & ~ks.truth(f)
+            mgr.check()
+        if p.designated & ~nobody == mgr.false:
+            return nobody, ()  # nobody knows at any designated state
+        return nobody, tuple(c for c, f in zip(children, kw, strict=True) if p.holds(f))
+
+    nobody, who = step(pm, 0)
+    yield MuddyRound(0, str(father), count(pm.structure.law), who)
+    r = 0
+    while not who:
+        r += 1
+        if max_rounds is not None and r > max_rounds:
+            return
+        keep = pm.designated & nobody
+        if keep != pm.designated:
+            # somebody knows at some designated state: the announcement's own
+            # precondition check names it
+            pm.announce(nobody_knows(n))
+        pm = PointedStructure._from_bdd(pm.structure._restrict(nobody), keep)
+        nobody, who = step(pm, r)
+        yield MuddyRound(r, "nobody knows", count(pm.structure.law), who)
+
+
+def _flip_conj(
+    mgr: Any, law: Any, flip: frozenset[str], memo: list[dict[int, tuple[Any, Any]]]
+) -> Any:
+    """``law ∧ ⋀_{v ∈ flip} ∀v law``: the states that stay in the law when any
+    one variable of ``flip`` is flipped, by one pass over the law's nodes.
+
+    For a node on variable *v* with children *lo*, *hi* the result *G* is
+    ``ite(v, G(hi) ∧ lo, G(lo) ∧ hi)`` if *v* is in ``flip`` (flipping *v*
+    moves a state to the other child), else ``ite(v, G(hi), G(lo))``; a
+    flipped variable that a node skips leaves its value unchanged.  ``memo``
+    (by node) is kept over the rounds of a protocol: a new law shares most of
+    its nodes with the previous one, so each round visits only the new nodes
+    and their children.  Entries not used for a whole round are dropped
+    (``memo`` holds this call's entries and the previous call's).
+
+    With a child observing all variables but its own ``mc``, ``∀mc law`` is
+    "child c does not know whether it is muddy", so this is "nobody knows"
+    in one pass instead of one quantification per child.
+    """
+    if mgr.backend != "cudd" or not flip:
+        out = law
+        for v in sorted(flip):
+            out = out & mgr.forall(mgr.cube([v]), law)
+        return out
+    true, false = mgr.true, mgr.false
+    older = memo[0]
+    memo[1], memo[0] = older, {}
+    new = memo[0]
+
+    def get(k: int) -> tuple[Any, Any] | None:
+        hit = new.get(k)
+        if hit is None:
+            hit = older.pop(k, None)
+            if hit is not None:
+                new[k] = hit
+        return hit
+
+    stack = [law]
+    while stack:
+        g = stack[-1]
+        k = int(g)
+        if get(k) is not None:
+            stack.pop()
+            continue
+        if g == true or g == false:
+            new[k] = (g, g)
+            stack.pop()
+            continue
+        lo, hi = g.low, g.high
+        if g.negated:
+            lo, hi = ~lo, ~hi
+        hit_lo, hit_hi = get(int(lo)), get(int(hi))
+        if hit_lo is None or hit_hi is None:
+            if hit_lo is None:
+                stack.append(lo)
+            if hit_hi is None:
+                stack.append(hi)
+            continue
+        stack.pop()
+        glo, ghi = hit_lo[1], hit_hi[1]
+        v = g.var
+        if v in flip:
+            glo = glo & hi
+            ghi = ghi & lo
+        new[k] = (g, mgr.ite(mgr.var(v), ghi, glo))
+    return new[int(law)][1]
 
 
 def three_wise_men(hats: str = "RRR") -> PointedStructure:
