@@ -281,6 +281,34 @@ def test_every_command_in_every_phase():
     assert "'intro':" not in text  # intro is valid everywhere: never refused
 
 
+@pytest.mark.parametrize("seed", [1, 8])
+def test_know_gives_the_seats_exact_expectations(seed):
+    player = Player({"play": ["know"], "call": ["know"], "ready": ["know"]})
+    table, player, out = make_table("tractor", seed=seed, player=player)
+    snapshots = []
+    orig = table._know
+
+    def spy(seat):
+        text = orig(seat)
+        st = table.state
+        snapshots.append((text, Counter(st.hand(seat)), list(table.know.views[seat].played)))
+        return text
+
+    table._know = spy
+    table.run()
+    text = out.getvalue()
+    assert "'know': nothing is known before the deal" in text
+    play_answers = [snap for snap in snapshots if "expected copies" in snap[0]]
+    assert play_answers
+    for answer, own, played in play_answers:
+        for line in answer.splitlines():
+            if "expected copies" not in line:
+                continue
+            face = int(card(line.split(":")[0].strip()))
+            total = sum(float(part.split()[-1]) for part in line.split("—")[1].split(","))
+            assert abs(total - (2 - played[face] - own[face])) < 0.03, line
+
+
 def test_dollar_prefix_and_help_list_only_commands_valid_now():
     player = Player({"lobby": ["$HELP", "$join", "$start"], "ready": ["help", "$deal"]})
     table, player, out = make_table("tractor", seed=2, player=player)

@@ -27,6 +27,9 @@ lists the commands valid now with an example:
 ``friend CARD ...``  name the friend cards (``zpy``; ``2:AS`` is the second AS)
 ``play CARDS``       play cards
 ``hand``             your hand
+``know``             what your seat knows: the voids shown, the trump honours it can
+                     place, and for each honour out of sight the expected copies in
+                     every other hand and the kitty (exact, from its observations only)
 ``score``            the scoreboard (any time)
 ``surrender``        give up the match
 ``reset``            vote to start the match over: three players must approve
@@ -76,6 +79,7 @@ _TABLE_WORDS = (
     "friend",
     "play",
     "hand",
+    "know",
     "score",
     "surrender",
     "reset",
@@ -595,6 +599,8 @@ class Table:
                 self.tell(self._intro())
             elif kind == "hand":
                 self.tell(f"Your hand: {self._hand(ref)}")
+            elif kind == "know":
+                self.tell(self._know(ref))
             elif kind == "join":
                 s = next(x for x in self.humans if x not in self.seated)
                 self.seated.append(s)
@@ -781,6 +787,11 @@ class Table:
             )
         if stage in ("call", "bury", "friend", "play"):
             add("hand", "hand", "show your hand")
+            add(
+                "know",
+                "know",
+                "what you know: voids, where the trump honours may be (expected copies)",
+            )
         add("list", "list", "the players, seats and ranks")
         add("score", "score", "the scoreboard")
         add("intro", "intro", "what this game is and where its rules are")
@@ -869,6 +880,8 @@ class Table:
             if stage == "friend":
                 return "name your friend cards first ('friend')"
             return "it is not your turn"
+        if word == "know":
+            return "nothing is known before the deal" if stage in ("lobby", "ready") else now
         if word == "hand":
             return (
                 "no cards are dealt yet"
@@ -921,6 +934,46 @@ class Table:
             f"{game} The rules: shengji-bot's README (shared/rules/shengji-bot.md) and "
             f"zpy-reference.md. You play {seats}. Type 'help' for the commands valid now."
         )
+
+    def _know(self, seat: int) -> str:
+        """``seat``'s knowledge, from its observations only (the ``know`` command)."""
+        st = self.state
+        view = self.know.views.get(seat)
+        sd = self.know.deals.get(seat)
+        if view is None or sd is None or sd.knowledge is None:
+            return "Your knowledge of the deal starts when the last card is drawn."
+        rows = ["What you know:"]
+        voids = [
+            f"{st.seat_name(s)}: {', '.join(SUIT_LABELS[x] for x in sorted(view.voids[s]))}"
+            for s in range(self.n)
+            if view.voids[s] and s != seat
+        ]
+        rows.append("  voids shown: " + ("; ".join(voids) if voids else "none yet"))
+        facts = self.know.honour_facts(seat)
+        if facts is None or view.trump is None:
+            rows.append("  the trump is not settled yet")
+            return "\n".join(rows)
+        unseen, located = facts
+        rows.append(f"  trump honours out of your sight: {unseen}")
+        kn = sd.knowledge
+        marg = kn.marginals()
+        locs = list(kn.locations)
+        faces = sorted({f for f in range(SMALL_JOKER, SMALL_JOKER + 2)} | self._honour_faces(seat))
+        for f in faces:
+            parts = [
+                f"{_loc_name(loc, st)} {marg[f, i]:.2f}"
+                for i, loc in enumerate(locs)
+                if loc not in (f"P{seat}", "played") and marg[f, i] > 0.005
+            ]
+            if parts:
+                rows.append(f"  {card(f)}: expected copies — " + ", ".join(parts))
+        return "\n".join(rows)
+
+    def _honour_faces(self, seat: int) -> set[int]:
+        t = self.know.views[seat].trump
+        if t is None or t.rank == NT:
+            return set()
+        return {13 * t.suit + t.rank} if t.suit is not None else {13 * s + t.rank for s in range(4)}
 
     def _vote_reset(self, seat: int) -> bool:
         """``seat`` votes to reset; the bots say yes or no in turn.  True when the match restarts."""
