@@ -5,7 +5,9 @@ and two notifications; :class:`KothPlayer` is that class in Python.  Subclass
 it, implement :meth:`~KothPlayer.request_cards` and :meth:`~KothPlayer.call_bs`,
 and the adapter turns the seat's observations into the tournament's calls.  It
 plays BS variant ``koth`` (``load_game("bs", variant="koth")``, ``kripke
-tournament bs --variant koth``).
+tournament bs --variant koth``); seated at another game or variant it raises
+:class:`~games.errors.BotError` when the game starts (a tournament records a
+forfeit with that reason).
 
 ==============================================================  ==========================================================
 tournament text (Java)                                          here
