@@ -238,6 +238,13 @@ def kripke_commands(sub: Any) -> dict[str, Any]:
         metavar="SECONDS",
         help="time limit of one bot call; a bot over it forfeits the game (0: no limit)",
     )
+    tr.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="run the games in local worker processes or as tasks on a Ray cluster",
+    )
+    tr.add_argument("--address", default=None, metavar="HOST:PORT", help="the Ray cluster to join")
     tr.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.add_argument(

@@ -119,7 +119,7 @@ __all__ = [
 #: Seconds a bot may spend in one call (``restart``, ``inform``, ``step``).
 DEFAULT_MOVE_TIME = 10.0
 #: Ways to run the games: local worker processes, or tasks on a Ray cluster.
-BACKENDS = ("process",)
+BACKENDS = ("process", "ray")
 #: Version of the results-file layout (in the header).
 FORMAT = 2
 
@@ -649,7 +649,20 @@ def _follow_parent(parent: int) -> None:
             import ctypes
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:
+    forked = os.getppid() == parent  # else started by a fork server: watch the pid itself
+
+    def gone() -> bool:
+        if forked:
+            return os.getppid() != parent
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        return False
+
+    if gone():
         os._exit(1)
 
     def watch() -> None:
@@ -657,7 +670,7 @@ def _follow_parent(parent: int) -> None:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
         while True:
             time.sleep(0.5)
-            if os.getppid() != parent:
+            if gone():
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
@@ -717,10 +730,13 @@ def _context() -> Any:
 
 
 def _process_records(
-    spec: TournamentSpec, todo: Iterator[int], workers: int
+    spec: TournamentSpec, todo: Iterator[int], workers: int, ctx: Any = None
 ) -> Iterator[dict[str, Any]]:
-    """Play the games of ``todo`` in ``workers`` processes; yield records as they finish."""
-    ctx = _context()
+    """Play the games of ``todo`` in ``workers`` processes; yield records as they finish.
+
+    ``ctx`` is the multiprocessing context (default: fork where there is one).
+    """
+    ctx = ctx or _context()
     players = load_game(spec.game, **dict(spec.params)).num_players()
     limit = spec.move_time
     grace = None if limit is None else max(1.0, limit)  # past the deadline, before a kill
@@ -810,7 +826,7 @@ def _lost_game(
 def _records(
     spec: TournamentSpec,
     todo: Iterator[int],
-    workers: int,
+    workers: int | None,
     backend: str,
     address: str | None,
 ) -> Iterator[dict[str, Any]]:
@@ -818,7 +834,7 @@ def _records(
         from games.ray_backend import ray_records
 
         return ray_records(spec, todo, workers, address)
-    return _process_records(spec, todo, workers)
+    return _process_records(spec, todo, workers or os.cpu_count() or 1)
 
 
 def run_tournament(
@@ -919,7 +935,6 @@ def run_tournament(
         writer = _ResultsWriter(path, spec, fresh)
     results = dict(done)
     todo = (i for i in range(games) if i not in done)
-    workers = workers or os.cpu_count() or 1
     bar = _progress(games, len(done), progress)
     stream = _records(spec, todo, workers, backend, address)
     try:

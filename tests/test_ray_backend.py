@@ -1,0 +1,113 @@
+"""The Ray backend: the same records, summary and resume as the process backend.
+
+The cluster test starts a two-node Ray cluster on loopback (a head and a
+second node), so it is slow and needs Ray (``pip install 'kripke-games[ray]'``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from games.errors import InvalidParameterError
+from games.ray_backend import play_chunk
+from games.tournament import TournamentSpec, play_one, read_results, run_tournament
+from kripke.cli import main as kripke_main
+
+BOTS = ["truthful", "threshold", "liar", "random"]
+SPEC = TournamentSpec("bs", tuple(BOTS), 48, seed=7, params=(("variant", "koth"),))
+
+
+def test_a_chunk_gives_the_records_of_the_process_backend():
+    # a Ray task's body, run here: the games in a worker process, records as play_one's
+    assert play_chunk(SPEC, [3, 4, 5]) == [play_one(SPEC, i) for i in (3, 4, 5)]
+
+
+def test_without_ray_the_backend_names_the_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    with pytest.raises(
+        InvalidParameterError, match=r"needs Ray: pip install 'kripke-games\[ray\]'"
+    ):
+        run_tournament("bs", BOTS, 2, variant="koth", backend="ray", progress=False)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head and a second node on 127.0.0.1; ``ray stop --force`` at the end."""
+    pytest.importorskip("ray")
+    ray_cli = shutil.which("ray")
+    if ray_cli is None:
+        pytest.skip("the ray command is not installed")
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    saved = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    port = _free_port()
+    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--disable-usage-stats"]
+    try:
+        for args in (
+            ["--head", f"--port={port}", "--include-dashboard=false"],
+            [f"--address=127.0.0.1:{port}"],
+        ):
+            for _attempt in range(3):  # a node's agents may time out on a busy machine
+                done = subprocess.run(
+                    [ray_cli, "start", *args, *common], capture_output=True, text=True, env=env
+                )
+                if done.returncode == 0:
+                    break
+            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        status = subprocess.run(
+            [ray_cli, "status", f"--address=127.0.0.1:{port}"],
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+        active = status.split("Active:")[1].split("Pending:")[0]
+        assert active.count("node_") == 2, status
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, env=env)
+        if saved is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = saved
+
+
+def _cli(capsys, *extra: str) -> tuple[int, str, str]:
+    args = ["tournament", "bs", "--variant", "koth", "--games", "48", "--seed", "7"]
+    args += ["--bots", ",".join(BOTS), "--workers", "2", "--no-progress", *extra]
+    out = io.StringIO()
+    code = kripke_main(args, out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path, capsys):
+    by_process, by_ray = tmp_path / "process.jsonl", tmp_path / "ray.jsonl"
+    ray_args = ("--backend", "ray", "--address", cluster)
+    code_p, text_p, _ = _cli(capsys, "--out", str(by_process))
+    code_r, text_r, err = _cli(capsys, "--out", str(by_ray), *ray_args)
+    assert code_p == 0 and code_r == 0, err
+    assert text_r == text_p  # byte-identical summary
+    assert read_results(by_ray, SPEC) == read_results(by_process, SPEC)
+    assert by_ray.read_bytes().splitlines()[0] == by_process.read_bytes().splitlines()[0]
+    # a process run killed after 10 games (its last line torn) is finished on the cluster
+    lines = by_process.read_bytes().splitlines(keepends=True)
+    by_process.write_bytes(b"".join(lines[:11]) + lines[11][:15])
+    code, resumed, err = _cli(capsys, "--out", str(by_process), *ray_args)
+    assert code == 0 and "partly written record" in err
+    assert resumed == text_p
+    after = by_process.read_text().splitlines()
+    assert len(after) == 49 and sorted(json.loads(x)["game"] for x in after[1:]) == list(range(48))
