@@ -117,10 +117,10 @@ def _package(root: Path, name: str = "tinybots") -> Path:
 
 
 def test_bot_from_a_module_plays_a_full_tournament(tmp_path, monkeypatch):
-    _package(tmp_path)
+    _package(tmp_path, "tinybots_mod")
     monkeypatch.syspath_prepend(str(tmp_path))
-    summary = _tournament(["tinybots.bs:Eager", "truthful", "threshold", "liar"], workers=2)
-    _played(summary, "tinybots.bs:Eager", 8)
+    summary = _tournament(["tinybots_mod.bs:Eager", "truthful", "threshold", "liar"], workers=2)
+    _played(summary, "tinybots_mod.bs:Eager", 8)
 
 
 # ----------------------------------------------------------- an entry point
