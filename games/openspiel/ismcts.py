@@ -26,7 +26,6 @@ Shengji and BS-ZPY have no determinizer yet, so ``ismcts`` does not play them.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,7 +34,7 @@ import numpy as np
 
 from games.base import CHANCE, TERMINAL, Bot, Game, Observation, State, sample_chance
 from games.errors import BotError, InconsistentKnowledgeError, InvalidParameterError
-from games.openspiel.spiel import SpielGame, SpielState, _require, game_from
+from games.openspiel.spiel import SpielGame, SpielState, _clone, _require, game_from
 
 __all__ = [
     "DETERMINIZED_GAMES",
@@ -55,24 +54,30 @@ DETERMINIZED_GAMES = ("bs", "boerenbridge")
 class _BSView:
     """A BS seat's exact knowledge, built once per decision and sampled many times."""
 
-    def __init__(self, game: Game, seat: int, observations: Sequence[Observation]):
+    def __init__(self, game: Game, seat: int):
         from games.bs.knowledge import SeatKnowledge
 
         self.view = SeatKnowledge(game, seat, exact=True, max_table=300)
+        self._batch: list[Any] = []
+
+    def extend(self, observations: Sequence[Observation]) -> None:
+        """Take the seat's next observations."""
         for o in observations:
             self.view.observe(o)
-        if self.view.knowledge is None:
-            raise InvalidParameterError("BS: nothing to determinize before the deal")
-        self.locations = list(self.view.knowledge.locations)
+        self._batch = []
 
     def world(self, game: Any, seat: int, obs: Sequence[Observation], rng: Any) -> State:
         from games.bs.state import BSState
 
         v = self.view
         kn = v.knowledge
-        assert kn is not None
-        draw = kn.sample(1, seed=rng)[0]
-        col = {loc: [int(x) for x in draw[:, j]] for j, loc in enumerate(self.locations)}
+        if kn is None:
+            raise InvalidParameterError("BS: nothing to determinize before the deal")
+        locations = kn.locations
+        if not self._batch:
+            self._batch = list(kn.sample(32, seed=rng))
+        draw = self._batch.pop()
+        col = {loc: [int(x) for x in draw[:, j]] for j, loc in enumerate(locations)}
         n = game.num_players()
         st = BSState(game)
         st._order = list(v.order)
@@ -117,19 +122,26 @@ class _BSView:
 class _BBView:
     """A BoerenBridge seat's view: the match's public events and its exact deal knowledge."""
 
-    def __init__(self, game: Game, seat: int, observations: Sequence[Observation]):
+    def __init__(self, game: Game, seat: int):
         from games.boerenbridge.knowledge import SeatView
 
         self.view = SeatView(game.params, seat)
+        self.seat = seat
+        self.players = game.num_players()
+        self.seen: list[Observation] = []
+
+    def extend(self, observations: Sequence[Observation]) -> None:
+        """Take the seat's next observations."""
         for o in observations:
             self.view.observe(o)
-        self.rounds = _bb_rounds(observations, seat, game.num_players())
-        if not self.rounds:
-            raise InvalidParameterError("BoerenBridge: nothing to determinize before the deal")
+        self.seen.extend(observations)
+        self.rounds = _bb_rounds(self.seen, self.seat, self.players)
 
     def world(self, game: Any, seat: int, obs: Sequence[Observation], rng: Any) -> State:
         from games.boerenbridge.rules import GUESS_BASE, parse_card
 
+        if not self.rounds:
+            raise InvalidParameterError("BoerenBridge: nothing to determinize before the deal")
         hands = self.view.sample_hands(1, rng)[0]
         n = game.num_players()
         st = game.new_initial_state()
@@ -203,21 +215,33 @@ _VIEWS: dict[str, Any] = {"bs": _BSView, "boerenbridge": _BBView}
 
 
 class _Determinizer:
-    """Worlds for one seat at one decision; the seat's knowledge is built once."""
+    """Worlds for one seat; its knowledge follows the observations incrementally."""
 
     def __init__(self) -> None:
-        self._key: tuple[int, int, int] | None = None
+        self._key: tuple[int, int] | None = None
         self._view: Any = None
+        self._seen: list[Observation] = []
 
     def world(self, game: Game, seat: int, observations: Sequence[Observation], rng: Any) -> State:
         if game.name not in _VIEWS:
             raise InvalidParameterError(
                 f"no determinizer for {game.name}; games: {', '.join(DETERMINIZED_GAMES)}"
             )
-        key = (id(game), seat, len(observations))
-        if key != self._key:
-            self._view = _VIEWS[game.name](game, seat, observations)
-            self._key = key
+        n = len(self._seen)
+        same = (
+            self._key == (id(game), seat)
+            and n <= len(observations)
+            and (n == 0 or observations[n - 1] == self._seen[-1])
+        )
+        if not same:
+            self._view = _VIEWS[game.name](game, seat)
+            self._key = (id(game), seat)
+            self._seen = []
+            n = 0
+        if n < len(observations):
+            new = list(observations[n:])
+            self._view.extend(new)
+            self._seen.extend(new)
         return self._view.world(game, seat, observations, rng)
 
 
@@ -251,7 +275,9 @@ def determinize(
     return _Determinizer().world(game, seat, observations, rng)
 
 
-def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
+def resampler(
+    seed: int | None = None, _det: _Determinizer | None = None
+) -> Callable[[Any, int], Any]:
     """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler``.
 
     It is called with a state of a :class:`~games.openspiel.spiel.SpielGame`
@@ -260,7 +286,7 @@ def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
     the seat's observations.
     """
     rng = np.random.default_rng(seed)
-    det = _Determinizer()
+    det = _det if _det is not None else _Determinizer()
 
     def resample(state: Any, player: int) -> Any:
         inner = state.inner
@@ -271,12 +297,6 @@ def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
         return out
 
     return resample
-
-
-def _clone(st: State) -> State:
-    if type(st).clone is not State.clone:
-        return st.clone()
-    return copy.deepcopy(st, {id(st.game): st.game})
 
 
 def _cutoff_value(st: State) -> list[float]:
@@ -382,11 +402,11 @@ class ISMCTSBot(Bot):
         self._obs = []
         self._spiel = game_from(game)
         seed = self.rng.getrandbits(62)
-        self._resample = resampler(seed)
+        self._det = _Determinizer()
+        self._resample = resampler(seed, self._det)
         self._np_rng = np.random.default_rng(seed + 1)
         steps = self.max_steps or (40 if game.name == "bs" else 100_000)
         self._evaluator = RolloutEvaluator(self.rollouts, seed + 2, steps)
-        self._det = _Determinizer()
 
     def inform(self, observation: Observation) -> None:
         self._obs.append(observation)

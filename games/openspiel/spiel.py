@@ -428,6 +428,24 @@ class SpielGame(_SpielGameBase):  # type: ignore[misc]
         return SpielObserver(iig_obs_type, params)
 
 
+_BS_LISTS = ("_order", "_sizes", "_undealt", "_pile", "_play", "_queue", "_callers", "_history")
+
+
+def _clone(st: State) -> State:
+    """A fast independent copy of an engine state (the game object shared)."""
+    if type(st).clone is not State.clone:
+        return st.clone()
+    if st.game.name == "bs":
+        out = copy.copy(st)
+        d = out.__dict__
+        for key in _BS_LISTS:
+            d[key] = list(d[key])
+        d["_hands"] = [list(h) for h in d["_hands"]]
+        d["_observations"] = [list(o) for o in d["_observations"]]
+        return out
+    return copy.deepcopy(st, {id(st.game): st.game})
+
+
 class _Inner:
     """Holds an engine state; OpenSpiel's clone deep-copies it through :meth:`State.clone`."""
 
@@ -437,10 +455,7 @@ class _Inner:
         self.state = state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
-        s = self.state
-        if type(s).clone is not State.clone:
-            return _Inner(s.clone())
-        return _Inner(copy.deepcopy(s, {id(s.game): s.game}))
+        return _Inner(_clone(self.state))
 
     def __getstate__(self) -> State:
         return self.state
@@ -533,9 +548,26 @@ class SpielState(_SpielStateBase):  # type: ignore[misc]
 
     def info_string(self, player: int) -> str:
         """``player``'s information state: its observations, then its own selection."""
-        text = self.inner.information_state_string(player)
+        text = self._seat_text(player)
         sel = self._selected_line(player)
         return f"{text}\n{sel}" if sel and text else (sel or text)
+
+    def _seat_text(self, player: int) -> str:
+        """The engine's ``information_state_string(player)``, extended as observations arrive
+        (a search asks for it at every node; the cache keeps that linear)."""
+        inner = self.inner
+        if type(inner).information_state_string is not State.information_state_string:
+            return inner.information_state_string(player)
+        obs = inner._observations[player]
+        cache = self.__dict__.setdefault("_texts", {})
+        n, text = cache.get(player, (0, ""))
+        if n > len(obs):
+            n, text = 0, ""
+        if n < len(obs):
+            new = "\n".join(str(o) for o in obs[n:])
+            text = f"{text}\n{new}" if text else new
+            cache[player] = (len(obs), text)
+        return text
 
     def obs_string(self, player: int) -> str:
         """``player``'s latest observation, then its own selection."""
