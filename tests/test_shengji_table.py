@@ -529,6 +529,33 @@ def test_human_narration_through_the_cli(monkeypatch):
     assert "(end of input: the table stops)" in text or "Match over" in text
 
 
+@pytest.mark.parametrize(
+    ("argv", "seed"), [(["--variant", "tractor"], 8), (["--variant", "zpy", "--players", "5"], 5)]
+)
+def test_a_whole_game_from_a_stdin_stream_through_the_cli(monkeypatch, argv, seed):
+    """The lines a scripted player typed, replayed as standard input of ``kripke play``."""
+    variant = argv[1]
+    game = load_game("shengji", variant=variant, **({"players": 5} if variant == "zpy" else {}))
+    n = game.num_players()
+    bots = [None] + [make_bot("shengji", "heuristic", seed=seed * 100 + s) for s in range(1, n)]
+    player = Player()
+    out = Recorder()
+    table = Table(game, bots, seed=seed, out=out, human=0, read=player)
+    player.table = out.table = table
+    table.run()
+    lines = [line for _, line, *_ in player.reads]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    text = run_narrated([*argv, "--seed", str(seed), "--human", "0"])
+    assert "Match over" in text and "(end of input" not in text
+    # the same game: the CLI echoes every answer after its prompt, the rest is identical
+    pos = 0
+    for line in lines:
+        at = text.index(f"] {line}\n", pos)
+        text = text[: at + 2] + text[at + 3 + len(line) :]
+        pos = at + 2
+    assert text == out.getvalue()
+
+
 def test_parse_cards_round_trip_of_token_pattern():
     toks = CARD_TOKEN.findall("North leads 10H 10H; BJ SJ 2:AS and AS, QD.")
     assert [str(c) for c in parse_cards(" ".join(toks))] == ["10H", "10H", "BJ", "SJ", "AS", "QD"]
