@@ -490,19 +490,20 @@ def _true_location(state, seat_or_loc, face):
 
 
 @pytest.mark.parametrize(
-    ("variant", "players", "seeds"), [("tractor", None, (1, 7)), ("zpy", 6, (3, 4))]
+    ("variant", "players", "seeds"),
+    [("tractor", None, (1, 7)), ("zpy", 6, (3, 4)), ("zpy", 4, (1,))],
 )
 def test_live_knowledge_facts_are_true(variant, players, seeds):
     """Every 'knows where' fact the narrator prints holds in the true deal at that moment."""
     game = load_game("shengji", variant=variant, **({"players": players} if players else {}))
-    checked = 0
+    checked = friends_checked = 0
     for seed in seeds:
         bots = [make_bot("shengji", "heuristic", seed=s) for s in range(game.num_players())]
         table = Table(game, bots, seed=seed, out=io.StringIO())
         orig = table._knowledge_lines
 
         def check(table=table, orig=orig):
-            nonlocal checked
+            nonlocal checked, friends_checked
             for s in table.know.seats:
                 facts = table.know.honour_facts(s)
                 if facts is None:
@@ -514,11 +515,14 @@ def test_live_knowledge_facts_are_true(variant, players, seeds):
                     c = table.know.views[s].friends.slots[slot].card
                     assert c in table.state.hand(friend)
                     checked += 1
+                    friends_checked += 1
             orig()
 
         table._knowledge_lines = check
         table.run()
     assert checked > 0
+    if players == 4:  # North holds both AS, the friend card: it knows it is the friend
+        assert friends_checked > 0
 
 
 def test_human_narration_through_the_cli(monkeypatch):

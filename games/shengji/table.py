@@ -473,7 +473,7 @@ class Table:
             for s in self.know.seats:
                 self._seat_knowledge(s, self.state.seat_name(s), "knows", "itself")
         elif len(self.humans) == 1:
-            self._seat_knowledge(self.humans[0], "You", "know", "yourself")
+            self._seat_knowledge(self.humans[0], "You", "know", "you")
 
     def _seat_knowledge(self, s: int, who: str, verb: str, self_word: str) -> None:
         kn = self.know
@@ -678,7 +678,7 @@ class Table:
         elif ph == "play":
             self.prompt.handover(seat)
             if len(self.humans) > 1:
-                self._seat_knowledge(seat, "You", "know", "yourself")
+                self._seat_knowledge(seat, "You", "know", "you")
             p = st.play
             assert p is not None
             trick = " · ".join(f"{st.seat_name(r.seat)} {format_cards(r.cards)}" for r in p.current)
