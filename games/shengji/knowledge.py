@@ -279,7 +279,7 @@ def seat_view_rows(state: Any, seat: int) -> list[tuple[str, str]]:
     >>> rows["seat"], sorted(rows["hand"].split()) == sorted(str(c) for c in state.hand(2))
     ('South', True)
     >>> rows["North"]   # another seat: only what South can see
-    '20 cards · 5 points won'
+    '19 cards · void in hearts'
 
     """
     from games.base import CHANCE, TERMINAL
