@@ -655,6 +655,7 @@ class ShengjiState(State):
         self.bidder: int | None = None
         self.bid_queue: list[int] = []
         self._can_bid: dict[int, bool] = {}
+        self.drawn_by = [0] * self.n
         self.trump: Trump | None = None
         self.buried: list[Card] = []
         self.slots: list[FriendSlot] = []
@@ -690,6 +691,22 @@ class ShengjiState(State):
         """The rank whose cards ``seat`` may show now."""
         who = self.round_landlord if self.round_landlord is not None else seat
         return self.ranks[who]
+
+    def call_news(self, seat: int) -> tuple[int, int, bool]:
+        """What a call offer to ``seat`` depends on: its cards drawn, the bids made, and
+        whether the deal is complete.
+
+        The engine offers a call after every draw; a table can ask a human again only
+        when this changes (nothing else the seat observes bears on its call).
+
+        Examples
+        --------
+        >>> from games.base import load_game
+        >>> s = load_game("shengji").new_initial_state()
+        >>> s.call_news(0)
+        (0, 0, False)
+        """
+        return (self.drawn_by[seat], len(self.bids), self.deck_left == 0)
 
     def valid_bids(self, seat: int) -> list[Bid]:
         """The bids ``seat`` may make now."""
@@ -915,6 +932,7 @@ class ShengjiState(State):
             seat = (self.first_drawer + i) % self.n
             h = self.hands[seat]
             h[f] = h.get(f, 0) + 1
+            self.drawn_by[seat] += 1
             self._can_bid.pop(seat, None)
             self._observe("draw", seat, audience=(seat,), hidden={"card": c})
             if i + 1 < r.hand_size * self.n:

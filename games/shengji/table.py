@@ -644,11 +644,7 @@ class Table:
         st = self.state
         ph = st.phase
         if ph == "bid":
-            key = (
-                sum(1 for o in st.observations(seat) if o.kind == "draw" and o.actor == seat),
-                len(st.bids),
-                st.deck_left == 0,
-            )
+            key = st.call_news(seat)
             if self.asked.get(seat) == key:
                 st.apply_action(PASS)  # nothing new for this seat since it let the call go by
                 return True
