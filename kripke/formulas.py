@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from abc import abstractmethod
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Protocol, runtime_checkable
 
 from kripke.errors import KripkeError
@@ -113,8 +114,11 @@ class Formula:
     structural equality.  Use :func:`kripke.parser.parse` to read text.
     """
 
-    __slots__ = ("_h",)  # the cached hash, set on first use (never pickled)
+    # the hash and the depth, set when the node is built from its children's
+    # (copies and unpickled formulas set them again on first use)
+    __slots__ = ("_h", "_d")
     _h: int
+    _d: int
 
     # -- operators ---------------------------------------------------------
     def __and__(self, other: object) -> Formula:
@@ -155,17 +159,20 @@ class Formula:
             return True
         if type(other) is not type(self):
             return NotImplemented
+        try:
+            if self._h != other._h:  # type: ignore[attr-defined]
+                return False
+            if self._d <= _SHALLOW:  # shallow: compare the fields (bounded recursion)
+                key = _KEYS[type(self)]
+                return key(self) == key(other)  # type: ignore[no-any-return]
+        except AttributeError:
+            pass
         stack: list[tuple[Formula, Formula]] = [(self, other)]  # type: ignore[list-item]
         while stack:
             a, b = stack.pop()
             if a is b:
                 continue
-            if type(a) is not type(b):
-                return False
-            ha, hb = _cached_hash(a), _cached_hash(b)
-            if ha is not None and hb is not None and ha != hb:
-                return False
-            if a._fields() != b._fields():
+            if type(a) is not type(b) or hash(a) != hash(b) or a._fields() != b._fields():
                 return False
             ca, cb = a.children(), b.children()
             if len(ca) != len(cb):
@@ -174,24 +181,42 @@ class Formula:
         return True
 
     def __hash__(self) -> int:
-        h = _cached_hash(self)
-        if h is not None:
-            return h
-        # children before parents, so every node hashes its children's cached hashes
-        stack: list[Formula] = [self]
-        while stack:
-            f = stack[-1]
-            if _cached_hash(f) is not None:
-                stack.pop()
-                continue
-            todo = [c for c in f.children() if _cached_hash(c) is None]
-            if todo:
-                stack.extend(todo)
-                continue
-            stack.pop()
-            kids = tuple(_cached_hash(c) for c in f.children())
-            object.__setattr__(f, "_h", hash((type(f).__name__, f._fields(), kids)))
-        return self._h
+        try:
+            return self._h
+        except AttributeError:
+            _reseal(self)
+            return self._h
+
+    def __post_init__(self) -> None:
+        self._check()
+        self._seal()
+
+    def _check(self) -> None:
+        """Validate the fields (subclasses); raise ``KripkeError``."""
+
+    def _seal(self) -> None:
+        # hash and depth from the children's: O(1) per node, so any depth works
+        kids = self.children()
+        n = len(kids)
+        hs: object
+        try:
+            if n == 0:
+                d, hs = 1, None
+            elif n == 1:
+                c = kids[0]
+                d, hs = c._d + 1, c._h
+            elif n == 2:
+                a, b = kids
+                d, hs = max(a._d, b._d) + 1, (a._h, b._h)
+            else:
+                d, hs = max(c._d for c in kids) + 1, tuple(c._h for c in kids)
+        except AttributeError:  # a child was copied or unpickled: seal its tree first
+            for c in kids:
+                _reseal(c)
+            self._seal()
+            return
+        object.__setattr__(self, "_h", hash((type(self).__name__, self._fields(), n, hs)))
+        object.__setattr__(self, "_d", d)
 
     # -- structure ---------------------------------------------------------
     @abstractmethod
@@ -250,10 +275,11 @@ class Formula:
         >>> parse("~~p & q").depth()
         4
         """
-        depth: dict[Formula, int] = {}
-        for f in self.subformulas():
-            depth[f] = 1 + max((depth[c] for c in f.children()), default=0)
-        return depth[self]
+        try:
+            return self._d
+        except AttributeError:
+            _reseal(self)
+            return self._d
 
     def size(self) -> int:
         """Number of nodes of the formula tree."""
@@ -324,11 +350,31 @@ _Part = str | tuple[Formula, int]
 _NO_PARENS = 0
 
 
+#: formulas at most this deep compare with (bounded) recursion, deeper ones with a stack
+_SHALLOW = 100
+
+
 def _cached_hash(f: Formula) -> int | None:
     try:
         return f._h
     except AttributeError:
         return None
+
+
+def _reseal(root: Formula) -> None:
+    """Set hash and depth on every node of a copied or unpickled formula, children first."""
+    stack: list[Formula] = [root]
+    while stack:
+        f = stack[-1]
+        if _cached_hash(f) is not None:
+            stack.pop()
+            continue
+        todo = [c for c in f.children() if _cached_hash(c) is None]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        f._seal()
 
 
 def _render(root: Formula, method: str) -> str:
@@ -419,12 +465,14 @@ class Atom(Formula):
     name: str
     args: tuple[str, ...] = ()
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         if not isinstance(self.name, str) or not _IDENT_RE.match(self.name):
             raise KripkeError(f"atom name must be an identifier, got {self.name!r}")
         if _reserved_ident(self.name):
             raise KripkeError(f"{self.name!r} is reserved and cannot name an atom")
-        if isinstance(self.args, str) or not isinstance(self.args, Iterable):
+        if not isinstance(self.args, tuple) and (
+            isinstance(self.args, str) or not isinstance(self.args, Iterable)
+        ):
             raise KripkeError(f"atom arguments of {self.name} must be a tuple, got {self.args!r}")
         args = tuple(str(a) for a in self.args)
         for a in args:
@@ -496,7 +544,7 @@ class Not(Formula):
 
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         _check_formula("Not", self.arg)
 
     def children(self) -> tuple[Formula, ...]:
@@ -516,9 +564,10 @@ class Not(Formula):
 
 
 def _check_args(kind: str, args: tuple[Formula, ...]) -> tuple[Formula, ...]:
-    if isinstance(args, Formula) or not isinstance(args, Iterable):
-        raise KripkeError(f"{kind} takes a tuple of formulas, got {args!r}")
-    args = tuple(args)
+    if not isinstance(args, tuple):
+        if isinstance(args, Formula) or not isinstance(args, Iterable):
+            raise KripkeError(f"{kind} takes a tuple of formulas, got {args!r}")
+        args = tuple(args)
     if len(args) < 2:
         raise KripkeError(f"{kind} needs at least two arguments; use conj()/disj() for fewer")
     for a in args:
@@ -541,7 +590,7 @@ class And(Formula):
 
     args: tuple[Formula, ...]
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "args", _check_args("And", self.args))
 
     def children(self) -> tuple[Formula, ...]:
@@ -566,7 +615,7 @@ class Or(Formula):
 
     args: tuple[Formula, ...]
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "args", _check_args("Or", self.args))
 
     def children(self) -> tuple[Formula, ...]:
@@ -592,7 +641,7 @@ class Implies(Formula):
     left: Formula
     right: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         _check_formula("Implies", self.left)
         _check_formula("Implies", self.right)
 
@@ -619,7 +668,7 @@ class Iff(Formula):
     left: Formula
     right: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         _check_formula("Iff", self.left)
         _check_formula("Iff", self.right)
 
@@ -646,7 +695,7 @@ class _AgentModal(Formula):
     agent: str
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "agent", check_agent_name(self.agent))
         _check_formula(type(self).__name__, self.arg)
 
@@ -711,7 +760,7 @@ class _GroupModal(Formula):
     group: tuple[str, ...]
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "group", _group(self.group))
         _check_formula(type(self).__name__, self.arg)
 
@@ -769,7 +818,7 @@ class Announce(Formula):
     announcement: Formula
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         _check_formula("Announce", self.announcement)
         _check_formula("Announce", self.arg)
 
@@ -796,7 +845,7 @@ class AnnounceDiamond(Formula):
     announcement: Formula
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         _check_formula("AnnounceDiamond", self.announcement)
         _check_formula("AnnounceDiamond", self.arg)
 
@@ -860,7 +909,7 @@ class Action(Formula):
     events: tuple[str, ...]
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "events", _check_events(self.model, self.events))
         _check_formula("Action", self.arg)
 
@@ -892,7 +941,7 @@ class ActionDiamond(Formula):
     events: tuple[str, ...]
     arg: Formula
 
-    def __post_init__(self) -> None:
+    def _check(self) -> None:
         object.__setattr__(self, "events", _check_events(self.model, self.events))
         _check_formula("ActionDiamond", self.arg)
 
@@ -986,3 +1035,18 @@ def disj(fs: Iterable[Formula]) -> Formula:
     if len(items) == 1:
         return items[0]
     return Or(items)
+
+
+def _key_getter(cls: type) -> Any:
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    if not names:
+        return lambda f: ()
+    return attrgetter(*names)
+
+
+#: each connective's fields as one value (a tuple for several), for fast equality
+_KEYS: dict[type, Any] = {
+    cls: _key_getter(cls)
+    for cls in (Top, Bottom, Atom, Not, And, Or, Implies, Iff, Know, Possible, KnowWhether,
+                Everybody, Common, Distributed, Announce, AnnounceDiamond, Action, ActionDiamond)
+}  # fmt: skip

@@ -227,3 +227,17 @@ def test_constructors_refuse_non_formulas():
             make()
     with pytest.raises(KripkeError, match="tuple of formulas"):
         And(p)
+
+
+def test_copied_and_unpickled_formulas_hash_compare_and_combine():
+    import copy
+    import pickle
+
+    f = parse("K_a (p & ~q) -> [!r] C_{a,b} has(p2, QS)")
+    deep = parse("~" * 1500 + "p")
+    for g in (pickle.loads(pickle.dumps(f)), copy.deepcopy(f), copy.copy(f)):
+        assert g == f and f == g and hash(g) == hash(f)
+        assert Not(g) == Not(f) and (g & p) == (f & p)
+        assert g.depth() == f.depth()
+    g = copy.copy(deep)
+    assert g == deep and hash(g) == hash(deep) and Not(g).depth() == 1502
