@@ -37,7 +37,7 @@ CASES = [
     ("kripke_boerenbridge", {"variant": "lamas"}),
     ("kripke_boerenbridge", {"rounds": "2/3", "trump": "turn-up"}),
     ("kripke_shengji", {}),
-    ("kripke_shengji", {"variant": "zpy", "players": "5"}),
+    ("kripke_shengji", {"variant": "zpy", "players": 5, "bonus_level": 1}),
     ("kripke_bs_zpy", {}),
 ]
 
@@ -80,12 +80,21 @@ def test_every_game_loads_through_pyspiel() -> None:
     assert koth.inner.params.variant == "koth" and koth.inner.params.max_rounds == 7
     lamas = pyspiel.load_game("kripke_boerenbridge", {"variant": "lamas"})
     assert lamas.inner.params == load_game("boerenbridge", variant="lamas").params
-    bb = pyspiel.load_game("kripke_boerenbridge", {"rounds": "3/4", "zero_bonus": "15"})
+    bb = pyspiel.load_game("kripke_boerenbridge", {"rounds": "3/4", "zero_bonus": 15})
     assert bb.inner.params.rounds == (3, 4) and bb.inner.params.zero_bonus == 15
     assert spiel_params("shengji", players=5, bonus_level=True) == {
-        "players": "5",
-        "bonus_level": "true",
+        "players": 5,
+        "bonus_level": 1,
     }
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=lambda c: str(c))
+def test_game_strings_read_back_as_the_same_game(name: str, params: dict) -> None:
+    game = pyspiel.load_game(name, params)
+    again = pyspiel.load_game(str(game))
+    assert again.inner.params == game.inner.params
+    ours = game_from(game.inner)
+    assert pyspiel.load_game(str(ours)).inner.params == game.inner.params
 
 
 def test_bad_parameters_are_named() -> None:
@@ -93,6 +102,8 @@ def test_bad_parameters_are_named() -> None:
         pyspiel.load_game("kripke_bs", {"colour": "red"})
     with pytest.raises(InvalidParameterError, match="rounds"):
         SpielGame("boerenbridge", {"rounds": "three"})
+    with pytest.raises(pyspiel.SpielError, match="rounds"):
+        pyspiel.load_game("kripke_boerenbridge", {"rounds": 3})  # a list is text
     with pytest.raises(InvalidParameterError, match="koth"):
         SpielGame("bs", {"variant": "koth", "players": 3})
 
@@ -224,7 +235,7 @@ def test_information_state_ignores_other_seats_hidden_cards() -> None:
     assert a.information_state_string(0) == b.information_state_string(0)
     assert a.information_state_string(3) == b.information_state_string(3)
     # BoerenBridge: swap a card of seats 1 and 2 in the deal of a one-round game
-    game = pyspiel.load_game("kripke_boerenbridge", {"rounds": "3", "trump": "random-suit"})
+    game = pyspiel.load_game("kripke_boerenbridge", {"rounds": "3/", "trump": "random-suit"})
     cards = rng.sample(range(32), 12)
     j = 0  # dealer 0 deals to seats 1, 2, 3, 0, 1, ...
     swapped = list(cards)
@@ -296,7 +307,7 @@ def test_cfr_on_a_short_deck() -> None:
 
     # one round of one card from the four aces, three players: a small tree
     game = pyspiel.load_game(
-        "kripke_boerenbridge", {"players": 3, "rounds": "1", "deck": "top", "no_trump_rounds": ""}
+        "kripke_boerenbridge", {"players": 3, "rounds": "1/", "deck": "top", "no_trump_rounds": "/"}
     )
     solver = cfr.CFRSolver(game)
     for _ in range(3):
@@ -323,4 +334,3 @@ def test_ismcts_bot_is_registered_and_plays() -> None:
     assert result.forfeit is None and len(result.returns) == 4
     with pytest.raises(InvalidParameterError, match="shengji"):
         ISMCTSBot(seed=1).restart(load_game("shengji"), 0)
-    assert game_from(koth).inner.params == koth.params

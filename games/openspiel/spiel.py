@@ -10,10 +10,11 @@ forwards the OpenSpiel API to it:
 * game type: sequential, explicit stochastic chance, imperfect information,
   general-sum, terminal rewards (our returns);
 * parameters: every field of the game's parameter object, by name.  Numbers,
-  strings and booleans keep their type; lists are strings with ``/`` between the items
-  (``rounds="3/4/5"``); a parameter whose default depends on the variant, or
-  may be left open (``None``), is a string whose empty value means "the
-  variant's default";
+  texts and booleans keep their type; lists are texts with ``/`` between the
+  items (``rounds="3/4/5"``, ``"3/"`` for one round); a parameter whose
+  default depends on the variant, or may be left open (``None``), is left to
+  the variant by -1 (numbers and yes/no as 0/1) or the empty text, so every
+  game string OpenSpiel writes reads back as the same game;
 * chance outcomes, legal actions, ``action_to_string``, returns: the engine's;
 * ``information_state_string(p)``: the engine's ``information_state_string(p)``,
   the seat's own observations one per line; ``observation_string(p)``: the
@@ -43,7 +44,7 @@ The module imports without ``pyspiel``; using it then raises
 Examples
 --------
 >>> from games.openspiel.spiel import spiel_name, spiel_params
->>> spiel_name("bs-zpy"), spiel_params("boerenbridge", rounds=(3, 4))
+>>> spiel_name("bs-zpy"), spiel_params("boerenbridge", rounds=(3, 4), zero_bonus=None)
 ('kripke_bs_zpy', {'rounds': '3/4'})
 """
 
@@ -119,6 +120,11 @@ def spiel_name(game: str) -> str:
 
 
 # ------------------------------------------------------------------ parameters
+#: OpenSpiel's value of a parameter left to the variant (by form: ints, texts).
+UNSET_INT = -1
+UNSET_TEXT = ""
+
+
 def _base_type(annotation: str) -> tuple[str, bool]:
     """``("int", True)`` for ``"int | None"``: the scalar type and whether ``None`` is allowed."""
     parts = [p.strip() for p in annotation.split("|")]
@@ -129,101 +135,118 @@ def _base_type(annotation: str) -> tuple[str, bool]:
     return rest[0], optional
 
 
-def _defaults(game: str) -> dict[str, Any]:
-    """Every parameter of ``game`` with its OpenSpiel default value."""
+def _forms(game: str) -> dict[str, tuple[str, bool]]:
+    """Each parameter's OpenSpiel form and whether it is left to the variant by default.
+
+    Forms: ``int``, ``bool``, ``str`` (plain values), ``int?`` (an int, or
+    -1 for the variant's default; booleans that may be unset are ``int?`` with
+    0 and 1), ``str?`` (a text, or empty for the variant's default) and
+    ``list`` (ints with ``/`` after each but the last, ``3/`` for one item,
+    ``/`` for none; empty for the variant's default).
+    """
     variants = GAMES[game]
     per_variant = [
         load_game(game, variant=v).params if game != "bs-zpy" else load_game(game).params
         for v in variants
     ]
-    out: dict[str, Any] = {}
+    out: dict[str, tuple[str, bool]] = {}
     for f in dataclasses.fields(per_variant[0]):
         base, optional = _base_type(str(f.type))
         values = [getattr(p, f.name) for p in per_variant]
-        if f.name == "variant":
-            out[f.name] = variants[0]
-        elif (
-            optional
-            or any(v != values[0] for v in values)
-            or base.startswith("tuple")
-            or (base == "str" and str(values[0]).isdigit())  # OpenSpiel would read it as an int
-        ):
-            out[f.name] = ""  # the variant's default
-        elif base in ("int", "float", "bool", "str"):
-            out[f.name] = values[0]
+        varies = optional or any(v != values[0] for v in values)
+        if base.startswith("tuple"):
+            out[f.name] = ("list", True)
+        elif base in ("int", "bool") and (varies or base == "bool" and optional):
+            out[f.name] = ("int?", True)
+        elif base == "str" and (varies or str(values[0]).isdigit()):
+            # a digit-only text would come back from an OpenSpiel game string as an int
+            out[f.name] = ("str?", True)
+        elif base in ("int", "bool", "str", "float"):
+            out[f.name] = (base, False)
         else:
             raise InvalidParameterError(f"{game} parameter {f.name}: type {f.type} has no form")
     return out
 
 
-def _types(game: str) -> dict[str, tuple[str, bool]]:
+def _defaults(game: str) -> dict[str, Any]:
+    """Every parameter of ``game`` with its OpenSpiel default value."""
     params = load_game(game).params
-    return {f.name: _base_type(str(f.type)) for f in dataclasses.fields(params)}
+    out: dict[str, Any] = {}
+    for name, (form, unset) in _forms(game).items():
+        if name == "variant":
+            out[name] = GAMES[game][0]
+        elif form == "int?":
+            out[name] = UNSET_INT
+        elif unset:
+            out[name] = UNSET_TEXT
+        else:
+            out[name] = getattr(params, name)
+    return out
 
 
 def spiel_params(game: str, **params: Any) -> dict[str, Any]:
-    """Our keyword parameters as OpenSpiel parameters (lists as text, ``/`` between items).
+    """Our keyword parameters as OpenSpiel parameters (see :func:`_forms`).
 
     Examples
     --------
     >>> spiel_params("bs", variant="koth", max_rounds=50)
     {'variant': 'koth', 'max_rounds': 50}
+    >>> spiel_params("boerenbridge", rounds=(3,), no_trump_rounds=(), zero_bonus=15)
+    {'rounds': '3/', 'no_trump_rounds': '/', 'zero_bonus': 15}
     """
-    types = _types(game)
+    forms = _forms(game)
     out: dict[str, Any] = {}
     for key, value in params.items():
-        if key not in types:
+        if key not in forms:
             raise InvalidParameterError(
-                f"unknown {game} parameter {key!r}; parameters: {', '.join(sorted(types))}"
+                f"unknown {game} parameter {key!r}; parameters: {', '.join(sorted(forms))}"
             )
         if value is None:
             continue
-        base, optional = types[key]
-        if base.startswith("tuple"):
-            out[key] = "/".join(str(int(x)) for x in value)
-        elif optional and key in _defaults(game) and _defaults(game)[key] == "":
-            out[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        form = forms[key][0]
+        if form == "list":
+            items = [str(int(x)) for x in value]
+            out[key] = "/".join(items) + ("/" if len(items) < 2 else "")
+        elif form == "int?":
+            out[key] = int(value)
+        elif form == "str?":
+            out[key] = str(value)
         else:
             out[key] = value
     return out
 
 
 def _from_spiel(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """OpenSpiel parameters back to our keywords; an empty string is left to the variant."""
-    types = _types(game)
+    """OpenSpiel parameters back to our keywords; unset ones are left to the variant."""
+    forms = _forms(game)
+    types = {f.name: _base_type(str(f.type))[0] for f in dataclasses.fields(load_game(game).params)}
     out: dict[str, Any] = {}
     for key, value in params.items():
-        if key not in types:
+        if key not in forms:
             raise InvalidParameterError(
                 f"unknown {spiel_name(game)} parameter {key!r}; "
-                f"parameters: {', '.join(sorted(types))}"
+                f"parameters: {', '.join(sorted(forms))}"
             )
-        base, _ = types[key]
-        if isinstance(value, str) and base != "str":
-            text = value.strip()
+        form = forms[key][0]
+        if form == "list":
+            text = str(value).strip()
             if not text:
                 continue
             try:
-                if base.startswith("tuple"):
-                    out[key] = tuple(
-                        int(x) for x in text.replace(",", " ").replace("/", " ").split()
-                    )
-                elif base == "int":
-                    out[key] = int(text)
-                elif base == "float":
-                    out[key] = float(text)
-                elif base == "bool":
-                    if text.lower() not in ("true", "false", "1", "0"):
-                        raise ValueError(text)
-                    out[key] = text.lower() in ("true", "1")
-                else:
-                    raise InvalidParameterError(f"{key}: type {base} has no OpenSpiel form")
+                out[key] = tuple(int(x) for x in text.replace(",", "/").split("/") if x.strip())
             except ValueError:
                 raise InvalidParameterError(
-                    f"{spiel_name(game)} parameter {key}={value!r} is not a {base}"
+                    f"{spiel_name(game)} parameter {key}={value!r} is not a list of ints "
+                    "(write 3/4/5, or 3/ for one item)"
                 ) from None
-        elif value == "" and base == "str":
-            continue
+        elif form == "int?":
+            if value == UNSET_INT:
+                continue
+            out[key] = bool(value) if types[key] == "bool" else value
+        elif form == "str?":
+            if value == UNSET_TEXT:
+                continue
+            out[key] = value
         else:
             out[key] = value
     return out
