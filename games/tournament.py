@@ -29,7 +29,8 @@ does ends the run:
   :class:`MoveTimeLimit` inside the bot; a bot that swallows it, or hangs in
   C code, is killed by the parent once the move time plus a grace period
   (the move time again, at least one second) has passed, and a fresh worker
-  takes its place.  Either way the seat forfeits with the reason recorded;
+  takes its place (on platforms without ``SIGALRM`` only the kill applies).
+  Either way the seat forfeits with the reason recorded;
 * a forfeit gives that seat -1 and the others 0, and the tournament goes on.
 
 Ctrl-C stops the run: the workers are stopped, the finished games stay in
@@ -596,6 +597,8 @@ def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
 
 # ---------------------------------------------------------- worker processes
 _WHAT = ("restart", "inform", "step")
+#: Whether bots can be interrupted in their process (``SIGALRM``); elsewhere only the parent's kill.
+_SOFT_LIMIT = hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
 
 
 class _MoveClock:
@@ -626,12 +629,14 @@ class _MoveClock:
         self.deadline = now + self.limit
         self.slot[1] = self.deadline
         self.active = True
-        signal.setitimer(signal.ITIMER_REAL, self.limit, 0.05)
+        if _SOFT_LIMIT:
+            signal.setitimer(signal.ITIMER_REAL, self.limit, 0.05)
         return self
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if self.limit is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            if _SOFT_LIMIT:
+                signal.setitimer(signal.ITIMER_REAL, 0)
             self.active = False
         self.slot[1] = 0.0
         if kind is None and self.limit is not None and time.monotonic() > self.deadline:
@@ -682,7 +687,8 @@ def _worker_main(spec: TournamentSpec, conn: Any, slot: Any, parent: int) -> Non
     _follow_parent(parent)
     clock = _MoveClock(spec.move_time, slot)
     if spec.move_time is not None:
-        signal.signal(signal.SIGALRM, clock.alarm)
+        if _SOFT_LIMIT:
+            signal.signal(signal.SIGALRM, clock.alarm)
     while True:
         try:
             index = conn.recv()
