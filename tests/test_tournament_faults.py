@@ -301,6 +301,11 @@ CORRUPTIONS = {
     "a number": (lambda m, o: m[:2] + [b"5\n"] + m[2:], "line 3: a record is a JSON object, got 5"),
     "null": (lambda m, o: m[:3] + [b"null\n"], "line 4: a record is a JSON object, got None"),
     "not JSON": (lambda m, o: m[:2] + [b'{"game": 1,\n'] + m[2:], "line 3 is not JSON"),
+    "deep": (lambda m, o: m[:2] + [b"[" * 100_000 + b"]" * 100_000 + b"\n"], "line 3 is not JSON"),
+    "not a number": (
+        lambda m, o: m[:1] + [m[1].replace(b'"returns": [', b'"returns": [NaN, ')],
+        "field 'returns' must be numbers",
+    ),
     "not UTF-8": (lambda m, o: m[:1] + [b'{"game": "\xff\xfe"}\n'], "line 2 is not UTF-8"),
     "missing field": (
         lambda m, o: m[:1] + [_edit(m[1], steps=None).replace(b'"steps": null, ', b"")] + m[2:],
