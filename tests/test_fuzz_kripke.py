@@ -182,8 +182,8 @@ _DEEP_OPS = ["~", "¬", "K_1 ", "M_2 ", "Kw_1 ", "C_{1,2} ", "D_{1,2} ", "[!m1] 
 
 @st.composite
 def deep_texts(draw: st.DrawFn) -> str:
-    """A formula text whose operators nest ``depth`` deep (up to 1500)."""
-    depth = draw(st.integers(200, 1500))
+    """A formula text whose operators nest ``depth`` deep (up to 3000)."""
+    depth = draw(st.one_of(st.sampled_from([500, 1000, 2000, 3000]), st.integers(200, 3000)))
     ops = draw(st.lists(st.sampled_from(_DEEP_OPS), min_size=3, max_size=3))
     head: list[str] = []
     tail: list[str] = []
