@@ -7,6 +7,11 @@ negation and implication.  Constructors never simplify: the formula a user
 announces is the one they wrote (``&`` and ``|`` only extend an existing chain,
 so ``p & q & r`` equals ``parse("p & q & r")``).
 
+Every operation on formulas (``==``, ``hash``, ``str``, ``repr``, LaTeX,
+:meth:`Formula.size`, :meth:`Formula.depth`) works at any nesting depth: a
+node's hash and depth are set when it is built, and the rest walks the tree
+with an explicit stack instead of recursion.
+
 This module imports nothing from models, engines or games.
 
 Examples
@@ -162,8 +167,8 @@ class Formula:
         try:
             if self._h != other._h:  # type: ignore[attr-defined]
                 return False
-            if self._d <= _SHALLOW:  # shallow: compare the fields (bounded recursion)
-                key = _KEYS[type(self)]
+            key = _KEYS.get(type(self))
+            if key is not None and self._d <= _SHALLOW:  # shallow: compare field by field
                 return key(self) == key(other)  # type: ignore[no-any-return]
         except AttributeError:
             pass
