@@ -33,6 +33,10 @@ does ends the run:
   Either way the seat forfeits with the reason recorded;
 * a forfeit gives that seat -1 and the others 0, and the tournament goes on.
 
+A worker that calls no bot for :data:`STALL` seconds (60) while it has a game
+(an engine stuck in a loop) stops the run with :class:`TournamentError`,
+keeping the finished games.
+
 Ctrl-C stops the run: the workers are stopped, the finished games stay in
 the results file, and a rerun with the same ``--out`` plays only the missing
 games.  Workers die with their parent (``PR_SET_PDEATHSIG`` on Linux, and a
@@ -597,6 +601,8 @@ def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
 
 # ---------------------------------------------------------- worker processes
 _WHAT = ("restart", "inform", "step")
+#: Seconds without any bot call after which a worker (with a move time) counts as stuck.
+STALL = 60.0
 #: Whether bots can be interrupted in their process (``SIGALRM``); elsewhere only the parent's kill.
 _SOFT_LIMIT = hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
 
@@ -605,8 +611,9 @@ class _MoveClock:
     """The move time inside a worker: ``SIGALRM`` raises :class:`MoveTimeLimit` in the bot.
 
     The shared ``slot`` tells the parent which seat is in which call and its
-    hard deadline (``[seat, deadline, what, steps]``, deadline 0 outside bot
-    calls), so the parent can stop a bot that swallows the exception.
+    hard deadline (``[seat, deadline, what, steps, last call]``, deadline 0
+    outside bot calls), so the parent can stop a bot that swallows the
+    exception, and notice a worker that calls no bot at all.
     """
 
     def __init__(self, limit: float | None, slot: Any):
@@ -623,6 +630,7 @@ class _MoveClock:
 
     def __enter__(self) -> _MoveClock:
         now = time.monotonic()
+        self.slot[4] = now
         if self.limit is None:
             self.slot[1] = -1.0  # in a bot call, without a limit
             return self
@@ -639,7 +647,8 @@ class _MoveClock:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             self.active = False
         self.slot[1] = 0.0
-        if kind is None and self.limit is not None and time.monotonic() > self.deadline:
+        self.slot[4] = now = time.monotonic()
+        if kind is None and self.limit is not None and now > self.deadline:
             raise MoveTimeLimit(f"exceeded the move time of {self.limit:g} s")
 
     def alarm(self, signum: int, frame: Any) -> None:
@@ -708,7 +717,7 @@ class _Worker:
     """One worker process, its pipe and its shared slot."""
 
     def __init__(self, ctx: Any, spec: TournamentSpec):
-        self.slot = ctx.RawArray("d", 4)
+        self.slot = ctx.RawArray("d", 5)
         here, there = ctx.Pipe()
         self.proc = ctx.Process(
             target=_worker_main, args=(spec, there, self.slot, os.getpid()), daemon=True
@@ -717,6 +726,13 @@ class _Worker:
         there.close()
         self.conn = here
         self.index: int | None = None
+
+    def give(self, index: int) -> None:
+        """Send the worker game ``index``."""
+        self.slot[1] = 0.0
+        self.slot[4] = time.monotonic()
+        self.conn.send(index)
+        self.index = index
 
     def stop(self, kill: bool = False) -> None:
         if not kill and self.proc.is_alive():
@@ -756,8 +772,7 @@ def _process_records(
                     if nxt is None:
                         exhausted = True
                     else:
-                        w.conn.send(nxt)
-                        w.index = nxt
+                        w.give(nxt)
             while not exhausted and len(pool) < workers:
                 nxt = next(todo, None)
                 if nxt is None:
@@ -765,8 +780,7 @@ def _process_records(
                     break
                 w = _Worker(ctx, spec)
                 pool.append(w)
-                w.conn.send(nxt)
-                w.index = nxt
+                w.give(nxt)
             busy = [w for w in pool if w.index is not None]
             if not busy:
                 return
@@ -787,6 +801,8 @@ def _process_records(
                     kind = "died"
                 elif grace is not None and 0 < w.slot[1] < time.monotonic() - grace:
                     kind = "hung"
+                elif grace is not None and w.slot[1] == 0 < w.slot[4] < time.monotonic() - STALL:
+                    kind = "stalled"
                 else:
                     continue
                 if rec is None:
@@ -811,6 +827,11 @@ def _lost_game(
     assert index is not None
     seat, deadline, what, steps = int(w.slot[0]), w.slot[1], _WHAT[int(w.slot[2])], int(w.slot[3])
     if deadline == 0:  # not inside a bot call: the engine or the worker itself failed
+        if kind == "stalled":
+            raise TournamentError(
+                f"game {index}: no bot was called for {STALL:g} s; the game engine or its "
+                "worker process is stuck (the finished games are kept)"
+            )
         w.proc.join(1.0)
         raise TournamentError(
             f"game {index}: the worker process died outside any bot (exit code {w.proc.exitcode})"

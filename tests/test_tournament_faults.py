@@ -18,6 +18,7 @@ from games.errors import BotError, InvalidParameterError
 from games.tournament import (
     ResultsFileError,
     TornRecordWarning,
+    TournamentError,
     TournamentSpec,
     read_results,
     run_tournament,
@@ -391,3 +392,23 @@ def test_out_into_a_missing_folder_creates_it(tmp_path):
     assert len(out.read_text().splitlines()) == 3
     with pytest.raises(ResultsFileError, match="is a folder"):
         run_tournament("bs", BOTS4, 2, variant="koth", workers=1, progress=False, out=tmp_path)
+
+
+def test_a_worker_stuck_outside_any_bot_stops_the_run_keeping_finished_games(tmp_path, monkeypatch):
+    import games.tournament as T
+
+    real = T.play_one
+
+    def stuck_at_game_1(spec, index, **kw):
+        if index == 1:
+            time.sleep(60)  # an engine that never returns (no bot is called)
+        return real(spec, index, **kw)
+
+    monkeypatch.setattr(T, "play_one", stuck_at_game_1)  # the forked worker inherits it
+    monkeypatch.setattr(T, "STALL", 0.5)
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(TournamentError, match="game 1: no bot was called for 0.5 s"):
+        run_tournament("bs", BOTS4, 3, variant="koth", workers=1, progress=False, out=out)
+    assert list(
+        read_results(out, TournamentSpec("bs", tuple(BOTS4), 3, params=(("variant", "koth"),)))
+    ) == [0]
