@@ -751,7 +751,7 @@ def test_narrator_tells_knowledge_after_each_event():
     n.feed(s)
     text = out.getvalue()
     assert "does not know who holds AH" in text
-    assert "P0 leads 1 card(s) face down, claiming AS." in text
+    assert "P0 leads 1 card face down, claiming AS." in text
     assert "peanut butter" in text
     assert "P0 knows it is false" in text  # P0 holds both AS
     assert "chance the claim can be true" in text

@@ -125,6 +125,9 @@ class ScriptedHuman:
 
     def readline(self) -> str:
         text = self.out.getvalue()
+        self.reads = getattr(self, "reads", 0) + 1
+        if self.reads > 3000:
+            raise RuntimeError("the scripted human is stuck at: " + text[-600:])
         if self.bad is not None and not self.was_bad and self.valid % self.every == 0:
             self.was_bad = True
             reply = self.bad(text)
@@ -430,3 +433,146 @@ def test_boerenbridge_dealer_may_not_make_the_guesses_fit():
     assert f"'{forbidden}' is not allowed: as the dealer" in out.getvalue()
     assert state.action_to_string(dealer, action) == f"guess {ok}"
     assert state.information_state_string(dealer) == before
+
+
+# ====================================================================== BS-ZPY
+def _z_allowed(state: Any, seat: int) -> set[tuple[str, ...]]:
+    from games.shengji.rules.cards import Card
+
+    out: set[tuple[str, ...]] = {()}
+    for o in state.observations(seat):
+        for _, v in o.data:
+            if isinstance(v, Card):
+                out.add((str(v),))
+            elif isinstance(v, tuple) and v and all(isinstance(x, Card) for x in v):
+                out.add(tuple(sorted(str(x) for x in v)))
+                out.update((str(x),) for x in v)
+    out.add(("HAND", *sorted(str(c) for c in state.hand(seat))))
+    return out
+
+
+def _z_marked(cards: Any) -> str:
+    return _marked(str(c) for c in cards)
+
+
+_EXAMPLE = re.compile(r"\(e\.g\. '((?:bid|friend) [^']*)'\)")
+
+
+def _z_answer(text: str) -> str:
+    lines = text.split("\n")
+    last = lines[-1]
+    hand = re.findall(r"[Yy]our hand: «([^»]*)»", text)[-1].split()
+    if "Call trump?" in last or "Name a friend card:" in last:
+        recent = "\n".join(lines[-8:])
+        return _EXAMPLE.findall(recent)[-1] if "commands valid now" in recent else "help"
+    if "Bury" in last:
+        k = int(re.search(r"Bury (\d+)", last).group(1))
+        return "kitty " + " ".join(hand[:k])
+    if "Call BS?" in last:
+        return "no"
+    assert "Your play:" in last, last
+    trick = re.split(r"wins the trick|is the dictator", text)[-1]
+    lead = re.findall(r"leads (\d+) cards? face down", trick)
+    k = int(lead[0]) if lead else 1
+    since = text.rsplit("our hand: ", 1)[1]
+    j = since.count("cannot be played now")
+    return "play " + " ".join(hand[j : j + k])
+
+
+def _z_bad(text: str) -> str:
+    last = text.rsplit("\n", 1)[-1]
+    if "Bury" in last:
+        return "kitty 3C"
+    if "Name a friend card:" in last:
+        return "friend ZZ"
+    if "Your play:" in last:
+        return "play ZZ"
+    return "maybe"
+
+
+def _z_game(
+    monkeypatch: Any,
+    seed: int,
+    humans: tuple[int, ...],
+    bad: bool,
+    bots: str = "bluffer,truthful,knowledge,bluffer",
+):
+    import games.bs_zpy.table as table
+    from games.bs_zpy.state import BSZPYState
+
+    out = io.StringIO()
+    rec = Recorder(out, humans, _z_allowed)
+    original = BSZPYState.apply_action
+
+    def apply(self: Any, action: int) -> None:
+        rec.note(self)
+        original(self, action)
+
+    monkeypatch.setattr(BSZPYState, "apply_action", apply)
+    monkeypatch.setattr(table, "cards_text", _z_marked)
+    stdin = ScriptedHuman(out, _z_answer, _z_bad if bad else None, bad_every=1)
+    ns = Namespace(
+        variant=None, seed=seed, players=None, bots=bots,
+        quiet=False, params={"players": 4, "decks": 1}, human=humans[0], humans=list(humans),
+        stdin=stdin,
+    )  # fmt: skip
+    assert table.narrate(ns, out) == 0
+    rec.note(rec.final)
+    monkeypatch.setattr(BSZPYState, "apply_action", original)
+    return out.getvalue(), rec
+
+
+def test_bs_zpy_human_sees_only_its_seat(monkeypatch):
+    for seed in (4, *range(12)):  # seed 4: the human seat becomes the dictator
+        text, rec = _z_game(monkeypatch, seed, (0,), bad=True)
+        if "P0 (you) is the dictator" in text:
+            break
+    assert "P0 (you) is the dictator" in text, "no seed made the human the dictator"
+    rec.check(text, "End of the game")
+    assert "You play P0" in text and "Spectator view" not in text
+    assert "You pick up the kitty: «" in text and "You bury «" in text
+    # bad answers at every prompt type: named, and the question repeated
+    assert "'maybe' is not an answer here; valid now: bid, pass" in text
+    assert "bury exactly 6 cards, not 1" in text
+    assert "'ZZ' is not a" in text and "'maybe' is not an answer here; valid now: yes, no" in text
+    assert "'ZZ' cannot be played now" in text or "'ZZ' is not a card" in text
+
+
+def test_bs_zpy_final_reveal_tells_every_unchecked_lie(monkeypatch):
+    text, rec = _z_game(monkeypatch, 1, (2,), bad=False, bots="random")
+    rec.check(text, "End of the game")
+    state = rec.final
+    head, tail = text.split("End of the game")
+    liars = re.findall(r'P([013]) \(random\) says "peanut butter"', head)
+    assert len(liars) >= 3
+    told = re.findall(r"P(\d)'s claim (\d+), «([^»]*)»: really «([^»]*)»", tail)
+    assert sorted(s for s, *_ in told) == sorted(liars)
+    for seat, idx, _claim, real in told:
+        obs = state.observations(int(seat))
+        mine = [o for o in obs if o.kind == "claim" and o.actor == int(seat)]
+        assert " ".join(map(str, mine[int(idx) - 1]["cards"])) == real
+
+
+def test_bs_zpy_bad_answers_leave_the_game_unchanged(monkeypatch):
+    _, bad = _z_game(monkeypatch, 1, (2,), bad=True)
+    _, good = _z_game(monkeypatch, 1, (2,), bad=False)
+    assert bad.final.history() == good.final.history()
+
+
+def test_bs_zpy_hot_seat(monkeypatch):
+    text, rec = _z_game(monkeypatch, 2, (1, 3), bad=False)
+    assert "Hot-seat: P1, P3 share this terminal" in text
+    assert "--- P1 at the terminal" in text and "--- P3 at the terminal" in text
+    rec.check(text, "End of the game")
+
+
+def test_bs_zpy_spectator_view_is_labelled():
+    import games.bs_zpy.table as table
+
+    out = io.StringIO()
+    ns = Namespace(variant=None, seed=4, players=None, bots="truthful", quiet=False,
+                   params={"players": 4, "decks": 1})  # fmt: skip
+    table.narrate(ns, out)
+    text = out.getvalue()
+    assert text.startswith("Spectator view: every seat's knowledge is shown")
+    assert "chance the claim can be true" in text and "card(s)" not in text
