@@ -302,6 +302,23 @@ def test_evaluate_bots_with_our_bots_and_ismcts() -> None:
     assert state.is_terminal() and returns == [float(x) for x in state.inner.scores]
 
 
+@pytest.mark.parametrize(
+    ("name", "game", "bots"),
+    [
+        ("kripke_shengji", "shengji", ["heuristic", "random", "heuristic", "random"]),
+        ("kripke_bs_zpy", "bs-zpy", ["truthful", "random", "bluffer", "random", "truthful"]),
+    ],
+)
+def test_evaluate_bots_on_shengji_and_bs_zpy(name: str, game: str, bots: list[str]) -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+
+    spiel = pyspiel.load_game(name)
+    seated = [SpielBot(make_bot(game, b, seed=s), s) for s, b in enumerate(bots)]
+    state = spiel.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, seated, np.random.RandomState(3))
+    assert state.is_terminal() and returns == [float(r) for r in state.inner.returns()]
+
+
 def test_cfr_on_a_short_deck() -> None:
     from open_spiel.python.algorithms import cfr, exploitability
 

@@ -350,7 +350,7 @@ class RolloutEvaluator:
 
 
 class ISMCTSBot(Bot):
-    """OpenSpiel's IS-MCTS as a bot of ours (name ``ismcts``; BS and BoerenBridge).
+    """OpenSpiel's IS-MCTS with worlds drawn exactly from the seat's observations (BS, BoerenBridge).
 
     At each decision the bot sets up a determinized world from its seat's
     observations (:func:`determinize`), and OpenSpiel's ``ISMCTSBot`` searches
