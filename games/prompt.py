@@ -335,7 +335,12 @@ class Prompt:
                 if word in by_word:
                     value = by_word[word].answer(rest)
                 elif fallback is not None:
-                    value = fallback.answer(line)
+                    try:
+                        value = fallback.answer(line)
+                    except GameError as exc:
+                        raise BadAnswerError(
+                            f"{exc} (valid now: {self.valid(commands)}; type 'help' for examples)"
+                        ) from None
                 else:
                     raise BadAnswerError(
                         f"{word!r} is not an answer here; valid now: {self.valid(commands)}"
