@@ -403,6 +403,26 @@ def _canon_label(w: Any) -> Hashable:
     return w
 
 
+def _collection(x: Any, what: str) -> list[Any]:
+    """``x`` as a list, if it is a collection (not a string); else ``InvalidModelError``."""
+    if isinstance(x, str | bytes) or not isinstance(x, Iterable):
+        raise InvalidModelError(f"{what} must be a collection (a list or set), got {x!r}")
+    return list(x)
+
+
+def _mapping(x: Any, what: str) -> Mapping[Any, Any]:
+    if not isinstance(x, Mapping):
+        raise InvalidModelError(f"{what} must be a mapping from agent to its relation, got {x!r}")
+    return x
+
+
+def _known(w: Any, index: Mapping[Hashable, int]) -> bool:
+    try:
+        return w in index
+    except TypeError:  # an unhashable label is no world of the model
+        return False
+
+
 class KripkeModel:
     """A finite Kripke model.
 
@@ -498,7 +518,7 @@ class KripkeModel:
         valuation: Mapping[Any, Iterable[Atom | str]],
         extra_atoms: Iterable[Atom | str] = (),
     ) -> tuple[list[Hashable], dict[Hashable, int], list[str], np.ndarray]:
-        labels = [_canon_label(w) for w in worlds]
+        labels = [_canon_label(w) for w in _collection(worlds, "the worlds")]
         index: dict[Hashable, int] = {}
         for i, w in enumerate(labels):
             try:
@@ -513,7 +533,7 @@ class KripkeModel:
         names: set[str] = {atom_key(a) for a in extra_atoms}
         for w, ats in valuation.items():
             w = _canon_label(w)
-            if w not in index:
+            if not _known(w, index):
                 raise UnknownWorldError(
                     f"valuation names world {w!r}, which is not among the worlds"
                 )
@@ -521,7 +541,7 @@ class KripkeModel:
                 raise InvalidModelError(
                     f"valuation of world {w!r} must be a collection of atoms, got {ats!r}"
                 )
-            keys = {atom_key(a) for a in ats}
+            keys = {atom_key(a) for a in _collection(ats, f"the valuation of world {w!r}")}
             true_atoms[index[w]] = keys
             names |= keys
         atoms = sorted(names)
@@ -550,17 +570,17 @@ class KripkeModel:
         labels, index, atom_names, val = cls._prepare(worlds, valuation, atoms)
         n = len(labels)
         rels: dict[str, AnyRelation] = {}
-        for agent, classes in partitions.items():
+        for agent, classes in _mapping(partitions, "partitions").items():
             name = check_agent_name(agent)
             lab = np.full(n, -1, dtype=np.int64)
             k = 0
-            for cls_ in classes:
-                members = list(cls_)
+            for cls_ in _collection(classes, f"the partition of agent {name!r}"):
+                members = _collection(cls_, f"a class of agent {name!r}")
                 if not members:
                     continue
                 for w in members:
                     w = _canon_label(w)
-                    if w not in index:
+                    if not _known(w, index):
                         raise UnknownWorldError(
                             f"partition of agent {name!r} names unknown world {w!r}"
                         )
@@ -593,10 +613,10 @@ class KripkeModel:
         labels, index, atom_names, val = cls._prepare(worlds, valuation, atoms)
         n = len(labels)
         rels: dict[str, AnyRelation] = {}
-        for agent, pairs in relations.items():
+        for agent, pairs in _mapping(relations, "relations").items():
             name = check_agent_name(agent)
             src, dst = [], []
-            for pair in pairs:
+            for pair in _collection(pairs, f"the relation of agent {name!r}"):
                 try:
                     w, v = pair
                 except (TypeError, ValueError):
@@ -605,7 +625,7 @@ class KripkeModel:
                     ) from None
                 w, v = _canon_label(w), _canon_label(v)
                 for x in (w, v):
-                    if x not in index:
+                    if not _known(x, index):
                         raise UnknownWorldError(
                             f"relation of agent {name!r} names unknown world {x!r}"
                         )
@@ -632,10 +652,10 @@ class KripkeModel:
         labels, index, atom_names, val = cls._prepare(worlds, valuation, atoms)
         aidx = {a: i for i, a in enumerate(atom_names)}
         rels: dict[str, AnyRelation] = {}
-        for agent, obs in observes.items():
+        for agent, obs in _mapping(observes, "observes").items():
             name = check_agent_name(agent)
             cols = []
-            for a in obs:
+            for a in _collection(obs, f"the atoms agent {name!r} observes"):
                 k = atom_key(a)
                 if k not in aidx:
                     raise InvalidModelError(

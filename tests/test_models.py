@@ -292,3 +292,25 @@ def test_size_guards_refuse_before_building():
     finally:
         set_explicit_memory_limit(old)
     assert product_update(pm, action, "e").model.num_worlds == 32
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: KripkeModel.from_partitions(["w"], {}, {"a": 5}), "partition of agent 'a'"),
+        (lambda: KripkeModel.from_partitions(["w"], {}, {"a": [5]}), "a class of agent 'a'"),
+        (lambda: KripkeModel.from_partitions(["wx"], {}, {"a": ["wx"]}), "got 'wx'"),
+        (
+            lambda: KripkeModel.from_partitions(["w"], {"w": 5}, {"a": [["w"]]}),
+            "valuation of world",
+        ),
+        (lambda: KripkeModel.from_partitions(5, {}, {}), "the worlds must be a collection"),
+        (lambda: KripkeModel.from_partitions(["w"], {}, 5), "partitions must be a mapping"),
+        (lambda: KripkeModel.from_relations(["w"], {}, {"a": 5}), "relation of agent 'a'"),
+        (lambda: KripkeModel.from_relations(["w"], {}, {"a": [({}, "w")]}), "unknown world {}"),
+        (lambda: KripkeModel.from_observations(["w"], {}, {"a": 5}), "agent 'a' observes"),
+    ],
+)
+def test_constructors_name_a_wrong_type(build, message):
+    with pytest.raises((InvalidModelError, UnknownWorldError), match=message):
+        build()
