@@ -698,8 +698,6 @@ class Table:
             st.play_cards(seat, payload)
             if leading:
                 self._explain_throw(seat)
-        elif kind == "deal":  # pragma: no cover - deal is asked for between deals only
-            pass
         return True
 
     def _call_context(self, seat: int) -> str:
