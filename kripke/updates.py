@@ -28,6 +28,7 @@ from kripke.models import (
     Partition,
     PointedModel,
     Relation,
+    _collection,
     atom_key,
     check_explicit_size,
 )
@@ -105,7 +106,7 @@ def _event_relation(events: tuple[str, ...], spec: Any, agent: str) -> Partition
     k = len(events)
     if isinstance(spec, Partition | Relation):
         return spec
-    spec = list(spec)
+    spec = _collection(spec, f"the relation of agent {agent!r}")
     if spec and all(isinstance(x, tuple) and len(x) == 2 for x in spec):
         # a list of (event, event) tuples is a general relation; a list of lists a partition
         pairs = [(str(a), str(b)) for a, b in spec]
@@ -126,7 +127,7 @@ def _event_relation(events: tuple[str, ...], spec: Any, agent: str) -> Partition
         return part if part is not None else rel
     lab = np.full(k, -1, dtype=np.int64)
     for c, cls in enumerate(spec):
-        for e in cls:
+        for e in _collection(cls, f"a class of agent {agent!r}"):
             e = str(e)
             if e not in idx:
                 raise UnknownWorldError(f"partition of agent {agent!r} names unknown event {e!r}")
@@ -176,6 +177,19 @@ class ActionModel:
         if not isinstance(name, str) or not name.isidentifier():
             raise InvalidModelError(f"action model name must be an identifier, got {name!r}")
         self.name = name
+        for what, value in (("preconditions", preconditions), ("relations", relations)):
+            if not isinstance(value, Mapping):
+                raise InvalidModelError(
+                    f"action model {name!r}: {what} must be a mapping, got {value!r}"
+                )
+        if postconditions is not None and (
+            not isinstance(postconditions, Mapping)
+            or not all(isinstance(v, Mapping) for v in postconditions.values())
+        ):
+            raise InvalidModelError(
+                f"action model {name!r}: postconditions map each event to {{atom: formula}}, "
+                f"got {postconditions!r}"
+            )
         self.events: tuple[str, ...] = tuple(str(e) for e in preconditions)
         if not self.events:
             raise InvalidModelError("an action model needs at least one event")
@@ -311,6 +325,8 @@ def product_update(
     PreconditionError
         If no designated event can happen at any designated world.
     """
+    if isinstance(target, KripkeModel | PointedModel) and not isinstance(action, ActionModel):
+        raise InvalidModelError(f"product_update needs an ActionModel, got {action!r}")
     if isinstance(target, KripkeModel):
         return _product(target, action)[0]
     if isinstance(target, PointedModel):
@@ -318,7 +334,7 @@ def product_update(
         if events is None:
             chosen = set(range(len(names)))
         else:
-            evs = [events] if isinstance(events, str) else list(events)
+            evs = [events] if isinstance(events, str | int) else _collection(events, "events")
             for e in evs:
                 if str(e) not in names:
                     raise UnknownWorldError(f"action model {action.name!r} has no event {e!r}")

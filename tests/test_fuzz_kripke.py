@@ -36,7 +36,7 @@ from kripke.models import KripkeModel, PointedModel, load_model, save_model
 from kripke.parser import parse
 from kripke.puzzles import dining_cryptographers, muddy_children
 from kripke.semantics import holds
-from kripke.updates import announce
+from kripke.updates import ActionModel, announce, product_update, public_announcement
 from tests.strategies import formulas
 
 # ------------------------------------------------------------------ targets
@@ -354,3 +354,23 @@ def test_cli_process_prints_no_traceback(muddy_file):
         assert proc.returncode == 2, proc.stderr
         assert "Traceback" not in proc.stderr
         assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("kripke: error: ")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda pm, A: product_update(pm, A, 5), "has no event 5"),
+        (lambda pm, A: product_update(pm, 5, "e"), "needs an ActionModel"),
+        (lambda pm, A: product_update(pm.model, None), "needs an ActionModel"),
+        (lambda pm, A: ActionModel("A", 5, {}), "preconditions must be a mapping"),
+        (lambda pm, A: ActionModel("A", {"e": "p"}, {"a": 5}), "relation of agent 'a'"),
+        (lambda pm, A: ActionModel("A", {"e": "p"}, {"a": [5]}), "a class of agent 'a'"),
+        (lambda pm, A: ActionModel("A", {"e": "p"}, {"a": [["e"]]}, {"e": 5}), "postconditions"),
+        (lambda pm, A: announce(pm, 5), "expected a Formula or formula text"),
+        (lambda pm, A: holds(pm, "m1", state={}), "no world {}"),
+    ],
+)
+def test_update_api_names_a_wrong_type(call, message):
+    pm = muddy_children(2, [1])
+    with pytest.raises(KripkeError, match=message):
+        call(pm, public_announcement("m1", ["1", "2"]))
