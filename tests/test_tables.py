@@ -258,6 +258,7 @@ def test_bs_hot_seat_shows_each_seat_its_cards_only_at_its_turn(monkeypatch):
     text, rec, _ = _bs_game(monkeypatch, "classic", 4, (0, 2), bad=False)
     assert "Hot-seat: P0, P2 share this terminal" in text
     assert "--- P0 at the terminal" in text and "--- P2 at the terminal" in text
+    assert "your P(lie) = " in text  # each seat's own knowledge, at its own prompt
     rec.check(text, "End of the game: every hand revealed.")
 
 
@@ -311,7 +312,7 @@ def test_bs_spectator_view_is_labelled_and_reads_well():
     table.narrate(ns, out)
     text = out.getvalue()
     assert text.startswith("Spectator view: all hands shown")
-    assert "Ranks are numbered as in the tournament rules: 0=2, 1=3" in text
+    assert "0=2 1=3 2=4 3=5 4=6 5=7 6=8 7=9 8=10 9=A 10=J 11=Q 12=K." in text
     assert "P1 claims six 0s (2s), really 2 8 8 9 9 11: a lie" in text
     assert "P0 claims one 1 (a 3), really 6: a lie" in text
     assert not re.search(r"\b1 (cards|rounds|deals)", text)
@@ -563,6 +564,7 @@ def test_bs_zpy_hot_seat(monkeypatch):
     text, rec = _z_game(monkeypatch, 2, (1, 3), bad=False)
     assert "Hot-seat: P1, P3 share this terminal" in text
     assert "--- P1 at the terminal" in text and "--- P3 at the terminal" in text
+    assert "your chance the claim can be true" in text
     rec.check(text, "End of the game")
 
 

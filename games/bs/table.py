@@ -88,14 +88,15 @@ def claim_text(game: BSGame, rank: int, count: int) -> str:
 
 def _rules_reminder(game: BSGame) -> list[str]:
     if game.koth:
-        ranks = ", ".join(f"{r}={KOTH_CARD_NAMES[r]}" for r in range(13))
+        ranks = " ".join(f"{r}={KOTH_CARD_NAMES[r]}" for r in range(13))
         return [
             "Rules: lose all your cards. Each turn the player puts cards face down and claims",
             "  they are all of the required rank (0, 1, …, 12, 0, …); the count is true, the",
             "  rank may be a lie. Anyone may call BS: a caught liar takes the pile and the",
             "  caller puts one random card of its own face down on the new pile; a wrong",
             "  caller takes the pile.",
-            f"  Ranks are numbered as in the tournament rules: {ranks}.",
+            "  Ranks are numbered as in the tournament rules; the cards they stand for:",
+            f"  {ranks}.",
         ]
     return [
         "Rules: lose all your cards. The first player lays one card face up; then each",
@@ -133,6 +134,8 @@ class HumanBot(Bot):
         self.g = game
         self.view = SeatKnowledge(game, seat)
         self.shown = ""
+        #: hot-seat: the seat's exact knowledge, told at its own prompt
+        self.knowing: SeatKnowledge | None = None
 
     def inform(self, observation: Observation) -> None:
         self.view.observe(observation)
@@ -151,6 +154,12 @@ class HumanBot(Bot):
                 if pr.handover(self.seat) or self.hand_text() != self.shown:
                     self.shown = self.hand_text()
                     pr.say(f"Your hand: {self.shown}")
+                kv = self.knowing
+                if kv is not None and kv.knowledge is not None and kv.last is not None:
+                    odds = kv.lie_probability()
+                    pr.say(
+                        "you know it is a lie" if kv.knows_lie() else f"your P(lie) = {odds:.2f}"
+                    )
                 yes = Command("yes", "yes", "call BS", value=CALL, aliases=("y", "call", "bs"))
                 no = Command("no", "no", "let the claim stand", value=PASS, aliases=("n", "pass"))
                 return int(
@@ -239,6 +248,10 @@ def narrate(args: Any, out: TextIO) -> int:
     state = game.new_initial_state()
     for s, b in enumerate(bots):
         b.restart(game, s)
+    for s in humans if len(humans) > 1 else ():
+        human = bots[s]
+        assert isinstance(human, HumanBot)
+        human.knowing = narrator.views[s]
     seen = [0] * n
     while True:
         for s, b in enumerate(bots):
@@ -558,9 +571,9 @@ class _Narrator:
         if rose and not self.told_rise:
             self.told_rise = True
             self.say(
-                "    (a count goes up when face-down cards a seat did not see enter the pile: "
-                "every way to split the unseen cards between the hands and the pile is one "
-                "more possible deal)"
+                "    (a count goes up when face-down cards a seat did not see enter the pile:\n"
+                "     every way to split the unseen cards between the hands and the pile is\n"
+                "     one more possible deal)"
             )
 
     def finish(self, state: BSState) -> None:

@@ -487,6 +487,13 @@ class HumanSeat:
         what = ""
         if rec is not None:
             what = f"P{rec.seat} claims {_say_cards(rec.claim)}. "
+            if self.prompt.hot_seat and self.know.use_deal:
+                odds = self.know.claim_odds()
+                self.prompt.say(
+                    "you know it is false"
+                    if odds.knows_false
+                    else f"your chance the claim can be true: {odds.probability:.2f}"
+                )
         return list(self.prompt.ask(f"{what}Call BS?", [yes, no], seat=self.seat))
 
     def _play(self, state: BSZPYState) -> list[int]:
