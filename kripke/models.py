@@ -99,7 +99,10 @@ def explicit_memory_limit() -> int:
         raise KripkeError(
             f"{MEMORY_LIMIT_ENV}={text!r} is not a size; write bytes or e.g. 4GiB, 500MB"
         )
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    limit = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if limit <= 0:
+        raise KripkeError(f"{MEMORY_LIMIT_ENV}={text!r}: the memory limit must be positive")
+    return limit
 
 
 def set_explicit_memory_limit(limit: int | None) -> int | None:

@@ -258,6 +258,9 @@ def test_explicit_memory_limit_is_configurable(monkeypatch):
     monkeypatch.setenv("KRIPKE_EXPLICIT_MEMORY_LIMIT", "lots")
     with pytest.raises(KripkeError, match="not a size"):
         explicit_memory_limit()
+    monkeypatch.setenv("KRIPKE_EXPLICIT_MEMORY_LIMIT", "0")
+    with pytest.raises(KripkeError, match="must be positive"):
+        explicit_memory_limit()
     monkeypatch.delenv("KRIPKE_EXPLICIT_MEMORY_LIMIT")
     old = set_explicit_memory_limit(1000)
     try:
