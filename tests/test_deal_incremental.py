@@ -24,6 +24,7 @@ from games.base import load_game, make_bot, play_game
 from games.cards import Deck
 from games.deal import DealKnowledge
 from games.deal.forms import _Form
+from games.errors import InvalidParameterError
 from kripke.errors import SizeLimitError
 
 
@@ -269,3 +270,62 @@ def test_max_bytes_is_configurable():
     k.max_bytes = 100
     with pytest.raises(SizeLimitError, match="more than the limit of 0.0 MiB"):
         k.copy().count_distribution("3", "a")
+
+
+@pytest.mark.parametrize("max_states", [10, 60, 400, 400_000])
+def test_query_fits_says_whether_counting_drops_a_constraint(max_states):
+    """The check without counting agrees with what counting then does."""
+    seen = {True: 0, False: 0}
+    for seed in range(12):
+        kn, _ = _start(seed)
+        kn.max_states = max_states
+        states: list[DealKnowledge] = []
+        try:
+            _replay_into(kn, seed, states)
+        except Exception:  # a relaxation may leave a history inconsistent for the replay
+            pass
+        for st_ in states:
+            # one card, and every card (one component over all kinds)
+            for cards in (st_.deck.names[:1], st_.deck.names):
+                probe = st_.copy()
+                fits = probe._query_fits(cards, ["x", "play"])
+                r0 = probe.relaxations
+                try:
+                    probe.count_distribution(cards, ["x", "play"])
+                except InvalidParameterError:  # nothing left to drop
+                    assert not fits
+                else:
+                    assert fits == (probe.relaxations == r0), (seed, cards, max_states)
+                seen[fits] += 1
+    assert seen[True] > 10
+    if max_states <= 60:
+        assert seen[False] >= 3
+
+
+def _replay_into(kn: DealKnowledge, seed: int, states: list[DealKnowledge]) -> None:
+    """:func:`_replay` on a given knowledge object, keeping a copy of every state."""
+    _, hands = _start(seed)
+    true = {**{p: list(h) for p, h in hands.items()}, "pile": [], "play": []}
+    rng = random.Random(seed + 1)
+    for r_call, r_take, who, n, _ in _history(seed):
+        p = ["me", "x", "y"][who]
+        if not true[p]:
+            continue
+        n = min(n, len(true[p]))
+        cards = rng.sample(true[p], n)
+        for c in cards:
+            true[p].remove(c)
+        if p == "me":
+            kn.move(cards, "me", "play")
+        else:
+            kn.move_hidden(p, "play", n)
+        states.append(kn.copy())
+        kn.move_all("play", "pile")
+        true["pile"] += cards
+        if r_call < 0.25:
+            taker = ["me", "x", "y"][int(r_take * 3)]
+            if taker == "me":
+                kn.reveal("pile", true["pile"])
+            kn.move_all("pile", taker)
+            true[taker] += true["pile"]
+            true["pile"] = []

@@ -242,9 +242,11 @@ class SeatKnowledge:
         The play and the rest of the claimer's hand are its hand before the
         play, so the count is read on the knowledge from just before the play
         (one location fewer to count over, the same exact distribution).  When
-        that says the claim is surely honest, the sum is read on the current
-        knowledge instead, exactly as :meth:`_could_be_honest_after` does,
-        so that the result does not depend on the route.
+        that says the claim is surely honest, or when counting on the current
+        knowledge would have to drop a joint constraint (which changes the
+        knowledge), the count is made on the current knowledge instead, as
+        :meth:`_could_be_honest_after` does, so that neither the result nor
+        the knowledge depends on the route.
         """
         assert self.last is not None
         p, rank, cnt = self.last
@@ -252,9 +254,13 @@ class SeatKnowledge:
         kn = self._need()
         if before is None or self.history[-1].kind != "play" or self.history[-1].actor != p:
             return self._could_be_honest_after()
+        kinds = self.game.kinds_of_rank[rank]
         r0 = before.relaxations
-        dist = before.count_distribution(self.game.kinds_of_rank[rank], f"P{p}")
-        if before.relaxations != r0 or not any(dist[:cnt]) or kn.relaxations != r0:
+        if kn.relaxations != r0 or not kn._query_fits(kinds, [f"P{p}", "play"]):
+            # counting on the current knowledge would drop a constraint: do it
+            return self._could_be_honest_after()
+        dist = before.count_distribution(kinds, f"P{p}")
+        if before.relaxations != r0 or not any(dist[:cnt]):
             return self._could_be_honest_after()
         return float(sum(dist[cnt:]))
 

@@ -173,6 +173,7 @@ class _Counting:
         stages: bool = True,
         max_edges: int = 400_000,
         max_bytes: int | None = None,
+        plan_only: bool = False,
     ):
         self.max_edges = max_edges
         self.max_bytes = MAX_TABLE_BYTES if max_bytes is None else max_bytes
@@ -267,6 +268,26 @@ class _Counting:
         comps_map: dict[int, list[int]] = {}
         for k in sorted(linked):
             comps_map.setdefault(find(k), []).append(k)
+        if plan_only:
+            # whether building would pass ``max_edges``: the product of a
+            # component's option counts bounds every stage of its enumeration;
+            # a component past that bound is enumerated to find out
+            self.fits = True
+            for ks in comps_map.values():
+                prod = 1
+                for k in ks:
+                    prod *= len(_compositions(int(r[k]), tuple(int(c) for c in capA[k])))
+                    if prod > max_edges:
+                        break
+                if prod <= max_edges:
+                    continue
+                cons = [(q, contrib) for q, kk, contrib in folded if kk[0] in ks]
+                try:
+                    self._enumerate(ks, cons, qpred)
+                except _TooLarge:
+                    self.fits = False
+                    return
+            return
         # terminal free class
         free_groups: dict[tuple[int, ...], list[int]] = {}
         for k in act_k:

@@ -1148,6 +1148,29 @@ class DealKnowledge:
                 out[v] = p if exact else float(p)
         return out
 
+    def _query_fits(self, cards: CardsLike, locations: str | Iterable[str]) -> bool:
+        """Whether :meth:`count_distribution` of these cards and locations surely
+        answers without dropping a constraint (no component of its programme
+        can pass :attr:`max_states`), judged without counting."""
+        ks = self._cardset(cards)
+        ls = self._locset(locations)
+        form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
+        plan = _Engine(
+            self._copies,
+            self._lo,
+            self._hi,
+            self._size,
+            self._preds,
+            exact=False,
+            distinct=False,
+            query=form,
+            moments=False,
+            stages=False,
+            max_edges=self.max_states,
+            plan_only=True,
+        )
+        return bool(plan.fits)
+
     def probability_at_least(
         self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
     ) -> float | Fraction:
