@@ -54,7 +54,11 @@ location), :meth:`~DealKnowledge.probability`,
 sevens"), :meth:`~DealKnowledge.probability_of` and
 :meth:`~DealKnowledge.knows` for propositional formulas over the card atoms
 ``has(location, card)``, and :meth:`~DealKnowledge.sample`, an exact sampler
-of consistent deals that depends only on the agent's information.  For small
+of consistent deals that depends only on the agent's information.  The
+programme's tables have one axis per location with unknown cards; a query
+whose tables would pass :attr:`~DealKnowledge.max_bytes` (half this machine's
+memory by default) raises :class:`~kripke.errors.SizeLimitError`, naming the
+estimate, before allocating anything.  For small
 decks :meth:`DealState.kripke_model` builds the whole situation as an explicit
 :class:`~kripke.models.KripkeModel` (worlds: histories of the deal;
 accessibility: same observations), so the model checker can verify nested
