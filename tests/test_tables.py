@@ -578,3 +578,30 @@ def test_bs_zpy_spectator_view_is_labelled():
     text = out.getvalue()
     assert text.startswith("Spectator view: every seat's knowledge is shown")
     assert "chance the claim can be true" in text and "card(s)" not in text
+
+
+def test_bs_zpy_human_reads_its_own_claim_as_the_others_may():
+    from games.base import load_game
+    from games.bs_zpy.table import Narrator
+
+    hands = ["AS AS 3H", "KS 4H 5H", "QS 6H 7H", "JS 8H 9H", "10S 10H 9C"]
+    game = load_game("bs-zpy", players=5)
+    state = game.position(hands, trump="2D", landlord=0, friends=["AH"])
+    out = io.StringIO()
+    nar = Narrator(game, out, humans=(0,))
+    nar.feed(state)
+    state.play_claim(0, "3H", claim="KS")
+    nar.feed(state)
+    text = out.getvalue()
+    assert "Your hand: 3H AS AS" in text
+    assert "P0 (you) leads 1 card face down, claiming KS (really 3H)." in text
+    line = re.search(r"a lie; your chance that each seat holds enough claimed cards to know "
+                     r"it: P1 ([\d.]+), P2 ([\d.]+), P3 ([\d.]+), P4 ([\d.]+)", text)  # fmt: skip
+    assert line is not None and all(0.0 <= float(x) <= 1.0 for x in line.groups())
+    for other in ("4H", "5H", "6H", "7H", "8H", "9H", "10H", "9C", "QS", "JS", "10S"):
+        assert other not in text  # no card of another seat
+    state.decide_calls({})
+    nar.feed(state)
+    state.play_claim(1, "KS", claim="KS")
+    nar.feed(state)
+    assert "your chance the claim can be true" in out.getvalue()

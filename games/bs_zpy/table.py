@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import random
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -258,6 +259,7 @@ class Narrator:
         if self.single:
             kn = self.know[self.teller]
             if claimer == self.teller:
+                self._own_claim_line(kn)
                 return
             odds = kn.claim_odds()
             if odds.knows_false:
@@ -282,6 +284,31 @@ class Narrator:
                 ", ".join(knowers) + (" know" if len(knowers) > 1 else " knows") + " it is false"
             )
         self.say("  " + "; ".join(parts))
+
+    def _own_claim_line(self, kn: SeatKnowledge) -> None:
+        """After the human's own claim: could another seat see it is false from its hand?"""
+        sp = kn.open_play()
+        if sp is None or kn.knowledge is None or sp.cards is None:
+            return
+        if sorted(sp.cards) == sorted(sp.claim):
+            self.say(
+                "  your cards are as claimed (a play that breaks the follow rules is still a lie)"
+            )
+            return
+        d = self.game.rules.decks
+        parts = []
+        for s in range(self.n):
+            if s == self.teller:
+                continue
+            best = 0.0
+            for f, k in sorted(Counter(sp.claim).items()):
+                dist = kn.knowledge.count_distribution(str(card(f)), f"P{s}")
+                best = max(best, float(sum(dist[d - k + 1 :])))
+            parts.append(f"P{s} {best:.2f}")
+        self.say(
+            "  a lie; your chance that each seat holds enough claimed cards to know it: "
+            + ", ".join(parts)
+        )
 
     def _friend_knowledge(self) -> None:
         if not self.show_knowledge or (self.humans and not self.single):
