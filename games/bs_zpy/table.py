@@ -471,10 +471,9 @@ class HumanSeat:
                 )
             return [bids[key]]
 
-        first = sorted(bids)[0]
-        bid = Command(
-            "bid", f"bid {card(first[0])}", f"call trump ({valid})", parse, aliases=("call",)
-        )
+        c0, k0 = sorted(bids)[0]
+        example = "bid " + " ".join([str(card(c0))] * k0)
+        bid = Command("bid", example, f"call trump ({valid})", parse, aliases=("call",))
         no = Command("pass", "pass", "make no call now", value=[PASS])
         return list(self.prompt.ask("Call trump?", [bid, no], seat=self.seat))
 
