@@ -605,3 +605,45 @@ def test_bs_zpy_human_reads_its_own_claim_as_the_others_may():
     state.play_claim(1, "KS", claim="KS")
     nar.feed(state)
     assert "your chance the claim can be true" in out.getvalue()
+
+
+def test_bs_first_card_prompt_names_a_bad_lay():
+    import random
+
+    from games.base import load_game, sample_chance
+    from games.bs.table import HumanBot
+
+    game = load_game("bs", variant="classic")
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    seat = state.current_player()
+    two = " ".join(state.hands[seat][:2])
+    out = io.StringIO()
+    bot = HumanBot(stdin=io.StringIO(f"play {two}\nmaybe\n$play {two.split()[0]}\n"), out=out)
+    bot.restart(game, seat)
+    for o in state.observations(seat):
+        bot.inform(o)
+    before = state.information_state_string(seat)
+    action = bot.step(state.legal_actions())
+    assert "lay exactly one card face up, not 2" in out.getvalue()
+    assert "'maybe' is not a card of this deck" in out.getvalue()
+    assert "(valid now: play; type 'help' for examples)" in out.getvalue()
+    assert game.cards_of(action) == (two.split()[0],)
+    assert state.information_state_string(seat) == before
+
+
+def test_play_command_takes_several_human_seats(capsys, monkeypatch):
+    from kripke.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    out = io.StringIO()
+    assert main(["play", "bs", "--human", "0", "--human", "9"], out=out) == 2
+    assert "--human 9 is not a seat of this game (0..3)" in capsys.readouterr().err
+    code = main(["play", "bs", "--human", "0,2", "--seed", "3"], out=out)
+    assert code != 0 and "no more input" in capsys.readouterr().err
+    assert "Hot-seat: P0, P2 share this terminal" in out.getvalue()
+    with pytest.raises(SystemExit):
+        main(["play", "bs", "--human", "x"], out=out)
+    assert "--human takes seat numbers, got 'x'" in capsys.readouterr().err
