@@ -374,7 +374,7 @@ class _SeatNarrator:
             rest = v.hand_size(self.seat)
             if self.single and 0 < rest <= 4 and state.phase == "play":
                 p = make_guess_probability(state, self.seat, samples=12, seed=self.seat)
-                self.say(f"  your P(you can still force your guess) = {p:.2f}")
+                self.say(f"  your chance to still force your guess: {p:.2f}")
         elif kind == "score":
             n = v.players
             self.say(
