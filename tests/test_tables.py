@@ -555,8 +555,9 @@ def test_bs_zpy_final_reveal_tells_every_unchecked_lie(monkeypatch):
 
 
 def test_bs_zpy_bad_answers_leave_the_game_unchanged(monkeypatch):
-    _, bad = _z_game(monkeypatch, 1, (2,), bad=True)
-    _, good = _z_game(monkeypatch, 1, (2,), bad=False)
+    text, bad = _z_game(monkeypatch, 4, (0,), bad=True)  # the human is the dictator
+    _, good = _z_game(monkeypatch, 4, (0,), bad=False)
+    assert "You bury «" in text and "bury exactly 6 cards, not 1" in text
     assert bad.final.history() == good.final.history()
 
 
