@@ -48,11 +48,12 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any, TextIO, cast
 
 from games.base import CHANCE, TERMINAL, Bot, Observation, make_bot, sample_chance
 from games.errors import GameError, IllegalActionError, InvalidParameterError
-from games.prompt import BadAnswerError, Command, InputClosedError, Prompt
+from games.prompt import BadAnswerError, Command, InputClosedError, Prompt, human_seats
 from games.shengji.knowledge import SeatDeal, SeatView
 from games.shengji.rules.cards import SMALL_JOKER, Card, card, format_cards, parse_cards
 from games.shengji.rules.formats import Format, lead_format
@@ -1163,10 +1164,10 @@ def narrate(args: Any, out: TextIO) -> int:
         raise InvalidParameterError(f"--bots needs 1 or {n} names, got {len(names)}")
     seed = int(getattr(args, "seed", 0) or 0)
     raw = getattr(args, "human", None)
-    humans = [] if raw is None else [raw] if isinstance(raw, int) else list(raw)
-    for h in humans:
-        if not isinstance(h, int) or not 0 <= h < n:
-            raise InvalidParameterError(f"--human must be a seat 0..{n - 1}, got {h!r}")
+    if getattr(args, "humans", None) is None and raw is not None and not isinstance(raw, int):
+        humans = list(human_seats(SimpleNamespace(humans=list(raw)), n))  # a list as ``human``
+    else:
+        humans = list(human_seats(args, n))
     bots: list[Bot | None] = []
     for s in range(n):
         if s in humans:
