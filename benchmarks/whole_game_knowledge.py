@@ -1,0 +1,307 @@
+"""Nested knowledge at every play of complete games: share answered, time, memory and route.
+
+For each game and seed one complete game is played by seeded bots
+(:data:`BOTS`, or ``--bot`` for every seat; chance from the same seed).  A *play* is every decision after which
+the state's card history (``state.card_history()``) has changed: a new event,
+or a new deal (BoerenBridge rounds).  At every ``--every``-th play the
+state's knowledge is built (``state.knowledge()``,
+:class:`~games.epistemic.knowledge.GameKnowledge`) and two formulas are
+asked at the true state:
+
+* ``K_a ~K_b has(c, X)`` and
+* ``C_{a,b} has(c, X)``
+
+where ``a`` rotates over the seats with the play's number, ``b`` is the next
+seat, ``c`` a third seat (the next after ``b`` that owns a location holding a
+card) and ``X`` a card at ``c``'s location that ``a`` is uncertain about
+(exact counting, :meth:`CardHistory.deal_state`, gives ``a`` a probability
+strictly between 0 and 1; when no such card exists, the first card there,
+recorded as ``uncertain: false``).  Choosing ``X`` is not timed.
+
+Each state runs in its own forked process with a wall-clock budget
+(``--budget`` seconds for building the knowledge and both queries); a state
+over budget is killed and recorded as ``timeout``, one whose route refuses
+as ``size-limit`` (the :class:`~kripke.errors.SizeLimitError` message kept).
+Every state is appended to ``--out`` (JSON lines) as soon as it finishes, and
+states already in that file (same game, seed, play and options) are
+skipped, so an interrupted run goes on where it stopped.
+
+Reported per game: states, the share answered (no error, within budget),
+median and worst seconds per answered state, worst seconds per query, peak
+resident memory of a state's process (``ru_maxrss``; it includes the forked
+parent's pages, about the size of the parent) and which routes answered
+(:attr:`GameKnowledge.route`), and the first play that was not answered.
+
+Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
+seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
+ZPY, 5 seats, one round), ``bs-zpy`` (one round).
+
+Run::
+
+    python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
+        [--bot random] [--every 5] [--budget 30] [--out whole_game_knowledge.jsonl] [--max-plays N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import resource
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks._common import table  # noqa: E402
+
+__all__ = ["GAMES", "main", "plays", "pick_query", "run_state"]
+
+#: The games: name -> (registered game, parameters).
+GAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "bs-classic": ("bs", {"variant": "classic", "players": 4}),
+    "bs-koth": ("bs", {"variant": "koth", "players": 4}),
+    "boerenbridge": ("boerenbridge", {}),
+    "zpy5": ("shengji", {"variant": "zpy", "players": 5, "rounds": 1}),
+    "bs-zpy": ("bs-zpy", {"rounds": 1}),
+}
+
+
+def plays(game: str, seed: int, bot: str | None = None) -> Iterator[tuple[int, Any]]:
+    """The plays of one seeded game: ``(index, card history)`` after every decision
+    that changed the card history (index from 0).
+
+    Every seat is played by the bot ``bot`` (default :data:`BOTS`), seat ``i`` seeded ``1000 * seed + i``; chance is
+    drawn from ``seed`` as :func:`games.base.play_game` draws it."""
+    from games.base import load_game, make_bot, play_game
+    from games.errors import GameError
+
+    name, params = GAMES[game]
+    g = load_game(name, **params)
+    n = g.num_players()
+    bots = [make_bot(name, bot or BOTS[game], seed=1000 * seed + i) for i in range(n)]
+    actions = play_game(g, bots, seed=seed).history
+    s: Any = g.new_initial_state()
+    last: Any = None
+    k = 0
+    for action in actions:
+        chance = s.is_chance_node()
+        s.apply_action(action)
+        if chance:
+            continue
+        try:
+            h = s.card_history()
+        except GameError:  # no dealt cards to describe (between rounds)
+            continue
+        key = (len(h.events), tuple(sorted((loc, tuple(v)) for loc, v in h.initial.items())))
+        if key != last:
+            last = key
+            yield k, h
+            k += 1
+
+
+#: The bot playing every seat of a game unless ``--bot`` says otherwise.
+BOTS: dict[str, str] = {
+    "bs-classic": "probabilistic",
+    "bs-koth": "probabilistic",
+    "boerenbridge": "greedy",
+    "zpy5": "heuristic",
+    "bs-zpy": "probabilistic",
+}
+
+
+def pick_query(h: Any, index: int) -> dict[str, Any]:
+    """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``."""
+    agents = h.agents
+    n = len(agents)
+    a = agents[index % n]
+    b = agents[(index + 1) % n]
+    content = h.content()
+    ds: Any = None
+    try:
+        ds = h.deal_state()
+    except Exception:  # noqa: BLE001 - a history the counting does not take: no uncertainty test
+        ds = None
+    fallback: tuple[str, str, str] | None = None
+    for j in range(2, n + 1):
+        c = agents[(index + j) % n]
+        if c == a:
+            continue
+        for loc in h.owns[c]:
+            for x in sorted(set(content.get(loc, ()))):
+                if fallback is None:
+                    fallback = (c, loc, x)
+                if ds is not None:
+                    p = ds.probability(a, f"has({loc}, {x})", exact=True)
+                    if 0 < p < 1:
+                        return _query(a, b, c, loc, x, True)
+    if fallback is None:
+        raise ValueError("no seat other than a holds a card")
+    c, loc, x = fallback
+    return _query(a, b, c, loc, x, None if ds is None else False)
+
+
+def _query(a: str, b: str, c: str, loc: str, x: str, uncertain: bool | None) -> dict[str, Any]:
+    return {
+        "a": a,
+        "b": b,
+        "c": c,
+        "card": x,
+        "uncertain": uncertain,
+        "formulas": [f"K_{a} ~K_{b} has({loc}, {x})", f"C_{{{a},{b}}} has({loc}, {x})"],
+    }
+
+
+def run_state(h: Any, formulas: list[str]) -> dict[str, Any]:
+    """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds."""
+    from games.epistemic import GameKnowledge
+    from kripke.errors import SizeLimitError
+
+    out: dict[str, Any] = {"answers": [], "routes": [], "query_s": []}
+    t0 = time.perf_counter()
+    gk = GameKnowledge(h)
+    try:
+        for f in formulas:
+            t1 = time.perf_counter()
+            out["answers"].append(gk.holds(f))
+            out["query_s"].append(time.perf_counter() - t1)
+            out["routes"].append(gk.route)
+        out["status"] = "ok"
+    except SizeLimitError as exc:
+        out["status"] = "size-limit"
+        out["error"] = str(exc)[:300]
+        out["refused_by"] = "quotient" if gk._wide is not None else "structure"
+    out["state_s"] = time.perf_counter() - t0
+    return out
+
+
+def _child(h: Any, formulas: list[str], q: Any) -> None:
+    try:
+        r = run_state(h, formulas)
+    except Exception as exc:  # noqa: BLE001 - recorded as the state's result
+        r = {"status": f"error: {type(exc).__name__}", "error": str(exc)[:300]}
+    r["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    q.put(r)
+
+
+def _measure(h: Any, formulas: list[str], budget: float) -> dict[str, Any]:
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child, args=(h, formulas, q))
+    t0 = time.perf_counter()
+    p.start()
+    try:
+        r: dict[str, Any] = q.get(timeout=budget)
+    except Exception:  # noqa: BLE001 - queue.Empty: over budget
+        r = {"status": "timeout", "state_s": time.perf_counter() - t0}
+    if p.is_alive():
+        p.terminate()
+    p.join()
+    return r
+
+
+def _hidden(h: Any) -> int:
+    from games.epistemic.history import Move
+
+    return sum(1 for e in h.events if isinstance(e, Move) and e.seen_by is not None)
+
+
+def summarize(records: list[dict[str, Any]], budget: float) -> str:
+    """The per-game table of ``records``."""
+    rows = []
+    for game in GAMES:
+        rs = [r for r in records if r["game"] == game]
+        if not rs:
+            continue
+        ok = [r for r in rs if r["status"] == "ok"]
+        times = [r["state_s"] for r in ok if r["state_s"] <= budget]
+        answered = len(times)
+        queries = [t for r in ok for t in r["query_s"]]
+        routes = Counter(x for r in ok for x in r["routes"])
+        fails = Counter(r["status"] for r in rs if r["status"] != "ok")
+        first = min((r["play"] for r in rs if r["status"] != "ok"), default=None)
+        rows.append(
+            [
+                game,
+                len({r["seed"] for r in rs}),
+                len(rs),
+                f"{100 * answered / len(rs):.0f}%",
+                f"{statistics.median(times):.3f}" if times else "-",
+                f"{max(times):.3f}" if times else "-",
+                f"{max(queries):.3f}" if queries else "-",
+                f"{max((r.get('maxrss_mib', 0) for r in rs), default=0):.0f}",
+                " ".join(f"{k}:{v}" for k, v in sorted(routes.items())) or "-",
+                " ".join(f"{k}:{v}" for k, v in sorted(fails.items())) or "-",
+                "-" if first is None else first,
+            ]
+        )
+    headers = ["game", "seeds", "states", "answered", "median s", "worst s", "worst query s"]
+    headers += ["peak MiB", "routes", "not answered", "first unanswered play"]
+    return table(headers, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tqdm import tqdm
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1])
+    ap.add_argument(
+        "--bot", default=None, help="the bot of every seat of every game (default: BOTS)"
+    )
+    ap.add_argument("--every", type=int, default=5, help="measure every N-th play")
+    ap.add_argument("--budget", type=float, default=30.0, help="seconds per state")
+    ap.add_argument("--max-plays", type=int, default=None, help="stop a game after N plays")
+    ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
+    args = ap.parse_args(argv)
+    if args.every < 1:
+        ap.error(f"--every must be at least 1, got {args.every}")
+    if args.budget <= 0:
+        ap.error(f"--budget must be positive, got {args.budget}")
+    done: dict[tuple[Any, ...], dict[str, Any]] = {}
+    if args.out.exists():
+        for n, line in enumerate(args.out.read_text().splitlines(), 1):
+            try:
+                r = json.loads(line)
+                done[(r["game"], r["bot"], r["seed"], r["play"], r["every"], r["budget"])] = r
+            except (ValueError, KeyError, TypeError):
+                print(f"{args.out}:{n}: not a result line, ignored", file=sys.stderr)
+    records: list[dict[str, Any]] = []
+    with args.out.open("a") as out:
+        for game in args.games:
+            for seed in args.seeds:
+                bot = args.bot or BOTS[game]
+                bar = tqdm(desc=f"{game} ({bot}) seed {seed}", unit="state")
+                for k, h in plays(game, seed, bot):
+                    if args.max_plays is not None and k >= args.max_plays:
+                        break
+                    if k % args.every:
+                        continue
+                    key = (game, bot, seed, k, args.every, args.budget)
+                    if key in done:
+                        records.append(done[key])
+                        bar.update()
+                        continue
+                    query = pick_query(h, k)
+                    rec = {"game": game, "bot": bot, "seed": seed, "play": k, "every": args.every}
+                    rec |= {"budget": args.budget, "events": len(h.events)}
+                    rec |= {"hidden_moves": _hidden(h), **query}
+                    rec |= _measure(h, query["formulas"], args.budget)
+                    out.write(json.dumps(rec) + "\n")
+                    out.flush()
+                    records.append(rec)
+                    bar.set_postfix(play=k, status=rec["status"], s=f"{rec['state_s']:.2f}")
+                    bar.update()
+                bar.close()
+    print()
+    print(summarize(records, args.budget))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

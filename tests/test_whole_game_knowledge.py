@@ -1,0 +1,114 @@
+"""The whole-game knowledge benchmark's pieces, on small histories and a short run.
+
+``benchmarks/whole_game_knowledge.py`` measures nested knowledge at every
+play of complete games; here its query choice, its per-state answer (checked
+against the explicit model), its budget and its resumable output are checked
+on inputs small enough for the test suite.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import whole_game_knowledge as wgk
+from games.cards import Deck
+from games.epistemic.explicit import explicit_model
+from games.epistemic.history import CardHistory, Move
+from games.epistemic.reading import read_formula
+from kripke.semantics import holds
+
+
+def _history() -> CardHistory:
+    h = CardHistory(
+        Deck(["A", "B", "C", "D", "E", "F"]),
+        {"P0": "A B", "P1": "C D", "P2": "E F", "pile": ""},
+        ["P0", "P1", "P2"],
+    )
+    return h.then(Move("C", "P1", "pile", seen_by=["P1"])).then(
+        Move("A", "P0", "pile", seen_by=["P0"])
+    )
+
+
+def test_pick_query_takes_a_card_the_first_seat_is_uncertain_about() -> None:
+    h = _history()
+    for index in range(6):
+        q = wgk.pick_query(h, index)
+        assert q["a"] == h.agents[index % 3] and q["b"] == h.agents[(index + 1) % 3]
+        assert q["c"] not in (q["a"], q["b"]) and q["uncertain"] is True
+        assert q["card"] in h.content()[q["c"]]
+        p = h.deal_state().probability(q["a"], f"has({q['c']}, {q['card']})", exact=True)
+        assert 0 < p < 1
+
+
+def test_run_state_agrees_with_the_explicit_model() -> None:
+    h = _history()
+    model = explicit_model(h)
+    for index in range(3):
+        q = wgk.pick_query(h, index)
+        r = wgk.run_state(h, q["formulas"])
+        assert r["status"] == "ok" and r["routes"] == ["structure", "structure"]
+        expected = [holds(model, read_formula(h, f)) for f in q["formulas"]]
+        assert r["answers"] == expected
+        assert len(r["query_s"]) == 2 and r["state_s"] >= max(r["query_s"])
+
+
+def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
+    h = _history()
+    q = wgk.pick_query(h, 0)
+    r = wgk._measure(h, q["formulas"], 60.0)
+    assert r["status"] == "ok" and r["maxrss_mib"] > 0
+    from games.epistemic import GameKnowledge
+
+    gk = GameKnowledge(h, max_width=1)
+    assert gk.holds(q["formulas"][0]) == r["answers"][0]  # the quotient takes over
+    assert gk.route == "quotient"
+
+
+def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import games.epistemic.symbolic as symbolic
+
+    monkeypatch.setattr(symbolic, "MAX_WIDTH", 1)
+    h = CardHistory(
+        Deck(["A", "B"], copies=2), {"P0": "A B", "P1": "A B", "pile": ""}, ["P0", "P1"]
+    )
+    h = h.then(Move("A", "P0", "pile", seen_by=["P0"]))
+    r = wgk.run_state(h, ["K_P0 ~K_P1 has(P1, B)"])
+    assert r["status"] == "size-limit" and r["refused_by"] == "structure"
+    assert r["answers"] == [] and "width" in r["error"]
+
+
+def test_over_budget_is_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    def slow(h: object, formulas: list[str]) -> dict[str, object]:
+        time.sleep(30)
+        return {}
+
+    monkeypatch.setattr(wgk, "run_state", slow)
+    t0 = time.perf_counter()
+    r = wgk._measure(_history(), ["has(P0, A)"], 0.5)
+    assert r["status"] == "timeout" and time.perf_counter() - t0 < 10
+
+
+def test_a_short_run_appends_states_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    argv = ["--games", "boerenbridge", "--seeds", "3", "--every", "2", "--max-plays", "5"]
+    argv += ["--budget", "60", "--out", str(out)]
+    assert wgk.main(argv) == 0
+    lines = out.read_text().splitlines()
+    recs = [json.loads(x) for x in lines]
+    assert [r["play"] for r in recs] == [0, 2, 4]
+    assert all(r["status"] == "ok" and len(r["answers"]) == 2 for r in recs)
+    assert wgk.main(argv) == 0  # finished states are not measured again
+    assert out.read_text().splitlines() == lines
+    assert "boerenbridge" in wgk.summarize(recs, 60.0)
+
+
+def test_bad_options_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        wgk.main(["--every", "0", "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit):
+        wgk.main(["--games", "chess", "--out", str(tmp_path / "x")])
