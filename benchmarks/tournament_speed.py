@@ -14,7 +14,15 @@ so a speed-up that keeps the fingerprints keeps the bots' strength.
 ``--save FILE`` writes the fingerprints as JSON, ``--compare FILE`` checks
 them against a saved run (exit status 1 on any difference).
 
+``--baseline DIR`` measures another copy of the library in the same run (for
+instance ``git archive <commit> | tar -x -C DIR``): every row is played in
+fresh processes, alternately by the baseline and by this checkout,
+``--repeat`` times each, and the best CPU rate of each is reported with
+their ratio and whether the actions agree.  A shared machine's load then
+weighs on both alike.
+
 Run: ``python benchmarks/tournament_speed.py [--games N] [--save F | --compare F]``
+or ``python benchmarks/tournament_speed.py --baseline DIR [--repeat 2]``
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -78,6 +88,56 @@ def run_row(bot: str, variant: str, players: int, games: int, seed: int) -> dict
     }
 
 
+def _row_in_process(root: str, bot: str, variant: str, players: int, games: int, seed: int):
+    """:func:`run_row` in a fresh Python whose library is the one under ``root``."""
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2]);"
+        "import tournament_speed as t;"
+        "print(json.dumps(t.run_row(sys.argv[3], sys.argv[4], int(sys.argv[5]),"
+        " int(sys.argv[6]), int(sys.argv[7]))))"
+    )
+    here = str(Path(__file__).resolve().parent)
+    args = [root, here, bot, variant, str(players), str(games), str(seed)]
+    env = {**os.environ, "PYTHONPATH": root}
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare_with(baseline: str, args: argparse.Namespace, shapes: list[tuple[str, int]]) -> int:
+    """Rows played alternately by the baseline copy and this checkout."""
+    here = str(Path(__file__).resolve().parent.parent)
+    rows = []
+    bad = 0
+    for bot in args.bots.split(","):
+        for variant, players in shapes:
+            best: dict[str, dict[str, Any]] = {}
+            for _ in range(args.repeat):
+                for name, root in (("baseline", baseline), ("current", here)):
+                    r = _row_in_process(root, bot, variant, players, args.games, args.seed)
+                    if name not in best or r["rate"] > best[name]["rate"]:
+                        best[name] = r
+            b, c = best["baseline"], best["current"]
+            same = b["fingerprint"] == c["fingerprint"]
+            bad += not same
+            rows.append(
+                (bot, variant, players, args.games, f"{c['steps']:.0f}")
+                + (f"{b['rate']:.2f}", f"{c['rate']:.2f}", f"{c['rate'] / b['rate']:.2f}")
+                + ("same" if same else "DIFFERENT",)
+            )
+            print(*rows[-1], flush=True)
+    print(f"BS tournaments, one process per row, best of {args.repeat}; baseline: {baseline}")
+    print(
+        table(
+            ["bot", "variant", "players", "games", "steps/game"]
+            + ["baseline games/CPU s", "current games/CPU s", "speed-up", "actions"],
+            rows,
+        )
+    )
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=10, help="games per row")
@@ -86,11 +146,15 @@ def main() -> int:
     ap.add_argument("--shapes", default=None, help="e.g. koth4,classic3")
     ap.add_argument("--save", default=None, help="write the fingerprints to this JSON file")
     ap.add_argument("--compare", default=None, help="compare with a saved JSON file")
+    ap.add_argument("--baseline", default=None, help="another copy of the library to time")
+    ap.add_argument("--repeat", type=int, default=2, help="runs per row with --baseline")
     args = ap.parse_args()
     shapes = SHAPES
     if args.shapes:
         want = set(args.shapes.split(","))
         shapes = [s for s in SHAPES if f"{s[0]}{s[1]}" in want]
+    if args.baseline:
+        return compare_with(args.baseline, args, shapes)
     saved = json.loads(Path(args.compare).read_text()) if args.compare else {}
     rows = []
     prints: dict[str, Any] = {}

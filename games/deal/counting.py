@@ -227,19 +227,23 @@ class _Counting:
             qpred = _Pred((query,), (-(10**6),), np.ones(1, dtype=bool))
             allp.append(qpred)
         self.query_const: int | None = None
+        lo_l = lo.tolist()
+        r_l = r.tolist()
         for p in allp:
             offs = []
             contrib: list[dict[int, np.ndarray]] = []
             kinds: set[int] = set()
             for f in p.forms:
                 off = f.offset
-                cvec: dict[int, np.ndarray] = {}
+                rows: dict[int, list[int]] = {}
                 for k, ll, c in f.coef:
-                    off += c * int(lo[k, ll])
-                    if r[k] > 0 and ll in lpos:
-                        v = cvec.setdefault(k, np.zeros(La, dtype=np.int64))
-                        v[lpos[ll]] += c
-                cvec = {k: v for k, v in cvec.items() if v.any()}
+                    off += c * lo_l[k][ll]
+                    if r_l[k] > 0 and ll in lpos:
+                        row = rows.get(k)
+                        if row is None:
+                            row = rows[k] = [0] * La
+                        row[lpos[ll]] += c
+                cvec = {k: np.asarray(row, dtype=np.int64) for k, row in rows.items() if any(row)}
                 kinds |= set(cvec)
                 offs.append(off)
                 contrib.append(cvec)
