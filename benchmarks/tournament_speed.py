@@ -90,14 +90,19 @@ def run_row(bot: str, variant: str, players: int, games: int, seed: int) -> dict
 
 def _row_in_process(root: str, bot: str, variant: str, players: int, games: int, seed: int):
     """:func:`run_row` in a fresh Python whose library is the one under ``root``."""
+    # _common puts this checkout first on the path: undo that before importing the library
     code = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2]);"
-        "import tournament_speed as t;"
+        "import json, sys; sys.path.insert(0, sys.argv[2]); import _common;"
+        "sys.path[:] = [sys.argv[1]] + [p for p in sys.path if p != sys.argv[8]];"
+        "import tournament_speed as t, games;"
+        "assert games.__file__.startswith(sys.argv[1]), games.__file__;"
         "print(json.dumps(t.run_row(sys.argv[3], sys.argv[4], int(sys.argv[5]),"
         " int(sys.argv[6]), int(sys.argv[7]))))"
     )
     here = str(Path(__file__).resolve().parent)
-    args = [root, here, bot, variant, str(players), str(games), str(seed)]
+    checkout = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(root).resolve())
+    args = [root, here, bot, variant, str(players), str(games), str(seed), checkout]
     env = {**os.environ, "PYTHONPATH": root}
     out = subprocess.run(
         [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=True
