@@ -14,7 +14,13 @@
    The table gives milliseconds per query and how many false claims each
    route recognised.
 
-    python3 benchmarks/bs_zpy_speed.py [--rounds 50] [--games 3]
+    python3 benchmarks/bs_zpy_speed.py [--rounds 50] [--games 3] [--slowest 5]
+    python3 benchmarks/bs_zpy_speed.py --claims-only --games 3 --slowest 5
+
+``--slowest K`` lists the K slowest exact claim queries: the game and seats,
+the claim, its chain-rule steps, the sizes of the seat's deal locations and
+the joint constraints (predicates, with their number of linear forms) the
+deal engine holds at that moment -- the shapes that make the worst cases.
 
 The machine may be shared: CPU-time rates are the robust figures.
 """
@@ -47,8 +53,30 @@ def rounds_per_second(
     return rounds / (time.perf_counter() - t0), rounds / (time.process_time() - c0)
 
 
-def claim_queries(games: int, names: list[str]) -> dict[str, list[float]]:
-    """Per claim and observing seat: query times, and which route knew a lie."""
+def _shape(k: SeatKnowledge, seed: int, seat: int, rec: object) -> str:
+    """The claim query's shape: claim, chain-rule steps, locations, joint constraints."""
+    sp = k.open_play()
+    if sp is None:
+        return ""
+    cons, _ = k._truth(sp.seat, sp.claim, sp.lead, pre=True)
+    steps = [f"{c.op} {c.loc} {c.faces} {c.k}" for c in k._steps(cons)]
+    kn = k.knowledge
+    sizes = {loc: kn.size(loc) for loc in kn.locations}
+    preds = [len(p.forms) for p in getattr(kn, "_preds", ())]
+    return (
+        f"game {seed}, seat {seat} on claimer {sp.seat}'s claim {sp.claim} "
+        f"(lead {sp.lead}): {len(steps)} steps {steps[:4]}{' ...' if len(steps) > 4 else ''}; "
+        f"locations {sizes}; joint constraints (forms each) {preds}"
+    )
+
+
+def claim_queries(games: int, names: list[str], slowest: int = 0) -> dict[str, list[float]]:
+    """Per claim and observing seat: query times, and which route knew a lie.
+
+    With ``slowest``, ``out["slowest"]`` holds the shapes of the slowest
+    ``claim_odds`` queries as ``(seconds, description)``.
+    """
+    worst: list[tuple[float, str]] = []
     game = BSZPYGame()
     n = game.num_players()
     out: dict[str, list[float]] = {"odds": [], "knows": [], "count": []}
@@ -84,7 +112,12 @@ def claim_queries(games: int, names: list[str]) -> dict[str, list[float]]:
                     out["count"].append(time.process_time() - c0)
                     c0 = time.process_time()
                     k.claim_odds()
-                    out["odds"].append(time.process_time() - c0)
+                    dt = time.process_time() - c0
+                    out["odds"].append(dt)
+                    if slowest and (len(worst) < slowest or dt > worst[-1][0]):
+                        worst.append((dt, _shape(k, seed, s, rec)))
+                        worst.sort(key=lambda x: -x[0])
+                        del worst[slowest:]
                     c0 = time.process_time()
                     knows = k.knows_false()
                     out["knows"].append(time.process_time() - c0)
@@ -103,6 +136,7 @@ def claim_queries(games: int, names: list[str]) -> dict[str, list[float]]:
             state.apply_action(action)
         hits["fallbacks"] += sum(k.fallbacks for k in know)
     out["hits"] = [float(hits[k]) for k in ("claims", "lies", "exact", "counting", "fallbacks")]
+    out["slowest"] = worst  # type: ignore[assignment]
     return out
 
 
@@ -115,20 +149,29 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=50)
     ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--slowest", type=int, default=0)
+    ap.add_argument("--claims-only", action="store_true", help="skip the rounds-per-second part")
     args = ap.parse_args()
+    if not args.claims_only:
+        rounds_table(args.rounds)
+    claims_table(args.games, args.slowest)
+
+
+def rounds_table(n_rounds: int) -> None:
     rows = []
-    base_wall, base_cpu = rounds_per_second(
-        "shengji", "random", args.rounds, variant="zpy", players=5
-    )
+    base_wall, base_cpu = rounds_per_second("shengji", "random", n_rounds, variant="zpy", players=5)
     rows.append(["shengji zpy", "random", round(base_wall, 1), round(base_cpu, 1), 1.0])
     for bot in ("random", "truthful"):
-        wall, cpu = rounds_per_second("bs-zpy", bot, args.rounds)
+        wall, cpu = rounds_per_second("bs-zpy", bot, n_rounds)
         rows.append(["bs-zpy", bot, round(wall, 1), round(cpu, 1), round(base_cpu / cpu, 2)])
     print("Complete rounds, 5 players, 2 decks")
     print(table(["game", "bots", "rounds/s (wall)", "rounds/s (cpu)", "cpu time vs zpy"], rows))
     print()
+
+
+def claims_table(games: int, slowest: int) -> None:
     names = ["knowledge", "bluffer", "truthful", "bluffer", "probabilistic"]
-    res = claim_queries(args.games, names)
+    res = claim_queries(games, names, slowest)
     claims, lies, exact, counting, fallbacks = (int(x) for x in res["hits"])
     q = []
     for key, label in (
@@ -139,13 +182,18 @@ def main() -> None:
         xs = res[key]
         q.append([label, len(xs), round(1000 * statistics.median(xs), 3), round(_ms(xs, 0.9), 3),
                   round(1000 * max(xs), 1)])  # fmt: skip
-    print(f"Claim queries, {args.games} games of {','.join(names)} (CPU ms per query)")
+    print(f"Claim queries, {games} games of {','.join(names)} (CPU ms per query)")
     print(table(["query", "queries", "median ms", "p90 ms", "max ms"], q))
     print()
     print(
         f"{claims} claims, {lies} of them lies; a seat knew a claim false {exact} times by exact "
         f"deal knowledge, {counting} times by counting alone; {fallbacks} engine fallbacks"
     )
+    if slowest:
+        print()
+        print(f"The {slowest} slowest claim_odds queries (CPU ms):")
+        for dt, text in res["slowest"]:  # type: ignore[misc]
+            print(f"  {1000 * dt:8.1f}  {text}")
 
 
 if __name__ == "__main__":
