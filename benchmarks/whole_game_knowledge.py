@@ -59,6 +59,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import table  # noqa: E402
+from games.errors import InvalidParameterError  # noqa: E402
 
 __all__ = ["GAMES", "main", "plays", "pick_query", "run_state"]
 
@@ -116,7 +117,16 @@ BOTS: dict[str, str] = {
 
 
 def pick_query(h: Any, index: int) -> dict[str, Any]:
-    """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``."""
+    """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``.
+
+    When no seat but ``a`` holds a card (the end of a BoerenBridge round),
+    ``c`` is the first other location holding one.
+
+    Raises
+    ------
+    InvalidParameterError
+        When every card is at ``a``'s locations.
+    """
     agents = h.agents
     n = len(agents)
     a = agents[index % n]
@@ -140,8 +150,12 @@ def pick_query(h: Any, index: int) -> dict[str, Any]:
                     p = ds.probability(a, f"has({loc}, {x})", exact=True)
                     if 0 < p < 1:
                         return _query(a, b, c, loc, x, True)
-    if fallback is None:
-        raise ValueError("no seat other than a holds a card")
+    if fallback is None:  # the seats other than a hold nothing: a card elsewhere
+        mine = set(h.owns[a])
+        for loc in h.locations:
+            if loc not in mine and content.get(loc):
+                return _query(a, b, loc, loc, sorted(content[loc])[0], None)
+        raise InvalidParameterError(f"no card outside {a}'s locations to ask about")
     c, loc, x = fallback
     return _query(a, b, c, loc, x, None if ds is None else False)
 
@@ -215,7 +229,7 @@ def summarize(records: list[dict[str, Any]], budget: float) -> str:
     """The per-game table of ``records``."""
     rows = []
     for game in GAMES:
-        rs = [r for r in records if r["game"] == game]
+        rs = [r for r in records if r["game"] == game and r["status"] != "no-query"]
         if not rs:
             continue
         ok = [r for r in rs if r["status"] == "ok"]
@@ -287,11 +301,17 @@ def main(argv: list[str] | None = None) -> int:
                         records.append(done[key])
                         bar.update()
                         continue
-                    query = pick_query(h, k)
+                    try:
+                        query = pick_query(h, k)
+                    except InvalidParameterError as exc:
+                        query = {"formulas": [], "error": str(exc)}
                     rec = {"game": game, "bot": bot, "seed": seed, "play": k, "every": args.every}
                     rec |= {"budget": args.budget, "events": len(h.events)}
                     rec |= {"hidden_moves": _hidden(h), **query}
-                    rec |= _measure(h, query["formulas"], args.budget)
+                    if query["formulas"]:
+                        rec |= _measure(h, query["formulas"], args.budget)
+                    else:
+                        rec |= {"status": "no-query", "state_s": 0.0}
                     out.write(json.dumps(rec) + "\n")
                     out.flush()
                     records.append(rec)

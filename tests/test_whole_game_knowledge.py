@@ -16,8 +16,9 @@ import pytest
 from benchmarks import whole_game_knowledge as wgk
 from games.cards import Deck
 from games.epistemic.explicit import explicit_model
-from games.epistemic.history import CardHistory, Move
+from games.epistemic.history import CardHistory, Move, MoveAll
 from games.epistemic.reading import read_formula
+from games.errors import InvalidParameterError
 from kripke.semantics import holds
 
 
@@ -41,6 +42,16 @@ def test_pick_query_takes_a_card_the_first_seat_is_uncertain_about() -> None:
         assert q["card"] in h.content()[q["c"]]
         p = h.deal_state().probability(q["a"], f"has({q['c']}, {q['card']})", exact=True)
         assert 0 < p < 1
+
+
+def test_pick_query_falls_back_to_another_location() -> None:
+    h = CardHistory(Deck(["A", "B"]), {"P0": "A", "P1": "B", "pile": ""}, ["P0", "P1"])
+    h = h.then(Move("B", "P1", "pile", seen_by=["P1"]))
+    q = wgk.pick_query(h, 0)
+    assert (q["c"], q["card"]) == ("pile", "B")
+    assert q["formulas"][0] == "K_P0 ~K_P1 has(pile, B)"
+    with pytest.raises(InvalidParameterError, match="P1's locations"):
+        wgk.pick_query(h.then(Move("A", "P0", "pile")).then(MoveAll("pile", "P1")), 1)
 
 
 def test_run_state_agrees_with_the_explicit_model() -> None:
