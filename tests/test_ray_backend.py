@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -54,27 +55,39 @@ def cluster():
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     saved = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
-    port = _free_port()
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--disable-usage-stats"]
-    try:
+
+    def start_cluster(port: int) -> subprocess.CompletedProcess[str]:
         for args in (
             ["--head", f"--port={port}", "--include-dashboard=false"],
             [f"--address=127.0.0.1:{port}"],
         ):
-            for _attempt in range(3):  # a node's agents may time out on a busy machine
-                done = subprocess.run(
-                    [ray_cli, "start", *args, *common], capture_output=True, text=True, env=env
-                )
-                if done.returncode == 0:
-                    break
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-        status = subprocess.run(
-            [ray_cli, "status", f"--address=127.0.0.1:{port}"],
-            capture_output=True,
-            text=True,
-            env=env,
-        ).stdout
-        active = status.split("Active:")[1].split("Pending:")[0]
+            done = subprocess.run(
+                [ray_cli, "start", *args, *common], capture_output=True, text=True, env=env
+            )
+            if done.returncode != 0:
+                return done
+        return done
+
+    try:
+        for _attempt in range(3):  # a node's agents may time out on a busy machine
+            port = _free_port()
+            done = start_cluster(port)
+            if done.returncode == 0:
+                break
+            subprocess.run([ray_cli, "stop", "--force"], capture_output=True, env=env)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        for _ in range(60):  # the second node shows in the status within seconds
+            status = subprocess.run(
+                [ray_cli, "status", f"--address=127.0.0.1:{port}"],
+                capture_output=True,
+                text=True,
+                env=env,
+            ).stdout
+            active = status.split("Active:")[-1].split("Pending:")[0]
+            if active.count("node_") == 2:
+                break
+            time.sleep(1)
         assert active.count("node_") == 2, status
         yield f"127.0.0.1:{port}"
     finally:
@@ -111,3 +124,30 @@ def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path,
     assert resumed == text_p
     after = by_process.read_text().splitlines()
     assert len(after) == 49 and sorted(json.loads(x)["game"] for x in after[1:]) == list(range(48))
+
+
+LOOPER = """
+from games.base import Bot
+
+
+class Loops(Bot):
+    def step(self, legal_actions):
+        while True:
+            pass
+"""
+
+
+@pytest.mark.slow
+def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(cluster, tmp_path, capsys):
+    bot = tmp_path / "looper.py"
+    bot.write_text(LOOPER)
+    args = ["tournament", "bs", "--variant", "koth", "--games", "4", "--move-time", "0.3"]
+    args += ["--bots", f"{bot}:Loops,truthful,threshold,liar", "--no-progress", "--workers", "2"]
+    texts = []
+    for extra in ([], ["--backend", "ray", "--address", cluster]):
+        out = io.StringIO()
+        assert kripke_main([*args, *extra], out=out) == 0, capsys.readouterr().err
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1]
+    row = next(line for line in texts[0].splitlines() if "looper.py:Loops" in line)
+    assert row.split()[1] == "4" and row.split()[-1] == "4"  # 4 games, 4 forfeits
