@@ -10,11 +10,17 @@ import sys
 import pytest
 
 from games.base import Bot, load_game, make_bot, play_game, registered_bots
-from games.boerenbridge import GUESS_BASE, card_str, parse_card, parse_cards
-from games.boerenbridge.bots import KnowledgeBot, SamplingBot
+from games.boerenbridge import GUESS_BASE, GuessModel, card_str, parse_card, parse_cards
+from games.boerenbridge.bots import (
+    KnowledgeBot,
+    SamplingBot,
+    SelfishBot,
+    estimated_guesses,
+    selfish_playout,
+)
 from kripke.cli import main
 
-BOTS = ["random", "greedy", "knowledge", "sampling"]
+BOTS = ["random", "greedy", "knowledge", "sampling", "selfish"]
 
 
 def deal_round(state, hands, trump_action=None):
@@ -40,7 +46,7 @@ def decide(bot: Bot, state, seat: int) -> int:
 def test_all_bots_are_registered_and_play_legal_games():
     assert set(BOTS) <= set(registered_bots("boerenbridge"))
     game = load_game("boerenbridge", variant="lamas")
-    for lineup in (BOTS, BOTS[::-1]):
+    for lineup in (BOTS[:4], BOTS[::-1][:4], ["selfish", "sampling", "selfish", "greedy"]):
         bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
         res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
         assert res.forfeit is None and len(res.history) > 60
@@ -50,12 +56,13 @@ def test_same_seeds_same_game():
     game = load_game("boerenbridge", rounds=(3, 5), no_trump_rounds=())
     runs = []
     for _ in range(2):
-        bots = [make_bot("boerenbridge", name, seed=7 + i) for i, name in enumerate(BOTS)]
+        lineup = ["selfish", "greedy", "knowledge", "sampling"]
+        bots = [make_bot("boerenbridge", name, seed=7 + i) for i, name in enumerate(lineup)]
         runs.append(play_game(game, bots, seed=9).history)
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("name", ["knowledge", "sampling"])
+@pytest.mark.parametrize("name", ["knowledge", "sampling", "selfish"])
 def test_bots_decide_from_what_their_seat_saw_only(name):
     """Two deals that differ only in the other hands look the same to East before the
     first card: East's bot must act the same in both."""
@@ -90,6 +97,7 @@ def test_sampling_and_knowledge_bots_find_the_only_card_that_hits(south_guess, r
         state.apply_action(GUESS_BASE + g)
     state.apply_action(parse_card("AD"))
     assert decide(SamplingBot(seed=2), state, 2) == parse_card(right)
+    assert decide(SelfishBot(seed=2), state, 2) == parse_card(right)
     assert decide(KnowledgeBot(seed=2), state, 2) == parse_card(right)
 
 
@@ -195,3 +203,48 @@ def test_seat_view_rows_show_only_what_the_seat_saw():
     assert rows["hand"] == " ".join(card_pretty(c) for c in state.hand(2))
     others = {card_pretty(c) for s in (0, 1, 3) for c in state.hand(s)}
     assert not any(c in " ".join(rows.values()) for c in others)
+
+
+# ------------------------------------------------------------------ selfish
+def test_selfish_playout_lets_every_seat_pursue_its_own_guess():
+    """North's K♠ is beaten only if East plays the A♠ on it; East guessed 0 and
+    follows with the Q♠, then throws the A♠ on the diamond lead.  Against a
+    coalition (the paranoid double-dummy count) North takes no trick."""
+    from games.boerenbridge.double_dummy import Position, mask_of, max_tricks
+
+    hands = [mask_of(parse_cards(h)) for h in ("KS 8D", "AS QS", "9S 9D", "10S 10D")]
+    assert selfish_playout(hands, None, 0, (), [0] * 4, [1, 0, 0, 1]) == [1, 0, 0, 1]
+    assert max_tricks(Position(hands, None, 0), 0) == 0
+    # wanting a trick, East takes the K♠ with the A♠
+    assert selfish_playout(hands, None, 0, (), [0] * 4, [1, 1, 0, 1])[1] >= 1
+
+
+def test_selfish_estimates_keep_the_dealer_off_the_forbidden_total():
+    from games.boerenbridge import SeatView
+
+    game = load_game("boerenbridge", rounds=(2,), no_trump_rounds=())
+    state = game.new_initial_state()
+    deal_round(state, ["AH 7D", "KS 7C", "QD 9C", "JD 10C"], trump_action=parse_card("8S"))
+    for g in (1, 0):  # East, South; West is to guess, North deals
+        state.apply_action(GUESS_BASE + g)
+    view = SeatView.from_state(state, 3)
+    hands = [state.hand_mask(s) for s in range(4)]
+    # North's ace would make the total 2, the cards dealt: North's estimate moves to 0
+    assert estimated_guesses(view, hands, GuessModel()) == [0, 1, 0, 0]
+    state.apply_action(GUESS_BASE + 1)  # West: North may not say 0
+    # the dealer itself never says the forbidden guess
+    bot = SelfishBot(seed=1)
+    action = decide(bot, state, 0)
+    assert action in state.legal_actions(0) and action - GUESS_BASE != 0
+
+
+def test_selfish_bot_is_deterministic_for_a_seed():
+    game = load_game("boerenbridge", rounds=(5,), no_trump_rounds=())
+    state = game.new_initial_state()
+    deal_round(
+        state,
+        ["AS KS QH 7C 8D", "10S 9S 10D 8C 9H", "JH QD KH 8S 7H", "JD QS 9C 10C 7S"],
+        trump_action=parse_card("AD"),
+    )
+    picks = {decide(SelfishBot(seed=11), state, 1) for _ in range(3)}
+    assert len(picks) == 1

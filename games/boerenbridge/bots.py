@@ -45,6 +45,9 @@ __all__ = [
     "KnowledgeBot",
     "SamplingBot",
     "BayesSamplingBot",
+    "SelfishBot",
+    "selfish_playout",
+    "estimated_guesses",
     "card_strength",
     "nearest_legal",
 ]
@@ -554,3 +557,190 @@ class BayesSamplingBot(SamplingBot):
 
 
 _register("sampling-bayes", BayesSamplingBot)
+
+
+# ------------------------------------------------------------------ selfish
+_SUIT = [0xFF << (8 * s) for s in range(4)]
+
+
+def _can_beat(hand: int, led: int, win: int, trump: int | None) -> bool:
+    """Whether a seat holding ``hand`` has a legal card that beats ``win`` in a trick
+    led in suit ``led`` (it must follow suit when it can)."""
+    follow = hand & _SUIT[led]
+    if follow:
+        if win >> 3 == led:
+            return bool(follow & _above(win))
+        return False  # the trick is ruffed and the seat must follow the led suit
+    if trump is None:
+        return False
+    trumps = hand & _SUIT[trump]
+    if not trumps:
+        return False
+    if win >> 3 == trump:
+        return bool(trumps & _above(win))
+    return True
+
+
+def _selfish_card(
+    hands: list[int],
+    p: int,
+    trick: list[int],
+    leader: int,
+    want: int,
+    trump: int | None,
+    players: int,
+) -> int:
+    """The card seat ``p`` plays in a simulated open-hand play where it pursues its
+    own guess: ``want`` is the number of tricks it still wants.
+
+    Wanting tricks, it plays its cheapest card that wins the trick whatever the
+    seats after it hold, else its strongest card that wins for now, else its
+    weakest card; wanting none, it plays its strongest card that loses to the
+    card on the table, else its weakest card.
+    """
+    h = hands[p]
+    if trick:
+        led = trick[0] >> 3
+        f = h & _SUIT[led]
+        if f:
+            h = f
+        win = trick[_winner_index(trick, trump)]
+    else:
+        led = -1
+        win = -1
+    later = [(leader + i) % players for i in range(len(trick) + 1, players)]
+    best_sure = -1
+    best_now = -1
+    best_lose = -1
+    weakest = -1
+    m = h
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        st = card_strength(c, trump)
+        if weakest < 0 or st < card_strength(weakest, trump):
+            weakest = c
+        if win < 0 or _beats(c, win, trump):
+            lead_suit = c >> 3 if led < 0 else led
+            if want > 0 and not any(_can_beat(hands[q], lead_suit, c, trump) for q in later):
+                if best_sure < 0 or st < card_strength(best_sure, trump):
+                    best_sure = c
+            if best_now < 0 or st > card_strength(best_now, trump):
+                best_now = c
+        elif best_lose < 0 or st > card_strength(best_lose, trump):
+            best_lose = c
+    if want > 0:
+        if best_sure >= 0:
+            return best_sure
+        return best_now if best_now >= 0 else weakest
+    return best_lose if best_lose >= 0 else weakest
+
+
+def selfish_playout(
+    hands: Sequence[int],
+    trump: int | None,
+    leader: int,
+    trick: Sequence[int],
+    tricks: Sequence[int],
+    targets: Sequence[int],
+) -> list[int]:
+    """Tricks each seat ends with when every seat plays the open hands ``hands``
+    to the end pursuing its own target (``targets[p]`` tricks in the round;
+    ``tricks[p]`` already won), each with the simple rule of :func:`_selfish_card`.
+
+    Examples
+    --------
+    >>> from games.boerenbridge import parse_cards
+    >>> from games.boerenbridge.double_dummy import mask_of
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS 7H", "KS 8H", "QS 9H", "JS 10H")]
+    >>> selfish_playout(hands, None, 0, (), [0, 0, 0, 0], [1, 0, 0, 1])
+    [1, 0, 0, 1]
+    >>> selfish_playout(hands, None, 0, (), [0, 0, 0, 0], [0, 0, 0, 1])  # the A♠ cannot duck
+    [1, 0, 0, 1]
+    """
+    hs = list(hands)
+    players = len(hs)
+    won = list(tricks)
+    cur = list(trick)
+    lead = leader
+    while True:
+        p = (lead + len(cur)) % players
+        if not hs[p]:
+            return won
+        c = _selfish_card(hs, p, cur, lead, targets[p] - won[p], trump, players)
+        hs[p] &= ~(1 << c)
+        cur.append(c)
+        if len(cur) == players:
+            lead = (lead + _winner_index(cur, trump)) % players
+            won[lead] += 1
+            cur = []
+
+
+def estimated_guesses(view: SeatView, hands: Sequence[int], model: GuessModel) -> list[int]:
+    """Every seat's guess: the public ones, and for the seats still to guess an
+    estimate from their hand in the deal ``hands`` (``model``), the dealer's kept
+    off the total its restriction forbids."""
+    out = []
+    n = view.cards
+    for p in range(view.players):
+        g = view.guesses[p]
+        out.append(model.estimate(hands[p], view.trump) if g is None else g)
+    d = view.dealer
+    if view.guesses[d] is None and sum(out) == n:
+        out[d] += 1 if out[d] == 0 else -1
+    return out
+
+
+class SelfishBot(SamplingBot):
+    """Guesses by simulating a play in which every seat pursues its own guess.
+
+    To guess, the bot draws deals from the exact sampler of what its seat
+    knows; in each deal it gives the seats that have guessed their public
+    guess and the seats still to guess an estimate from their hand (the
+    dealer's restriction applied), and for every legal guess of its own it
+    plays the deal out with open hands, every seat -- itself included --
+    playing for its own guess with a simple rule (:func:`selfish_playout`).
+    It says the guess with the best mean round score over the deals.
+
+    The others are not a coalition against it: a seat that has what it
+    guessed throws its low cards, a seat that wants tricks takes them.  The
+    paranoid double-dummy guess of :class:`SamplingBot` counts only the tricks
+    the bot can force against all three, and so guesses too low.
+
+    The cards are played as :class:`SamplingBot` plays them.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seeds the sampler; the same seed and observations give the same play.
+    samples : int
+        Deals drawn per card decision (see :class:`SamplingBot`).
+    guess_samples : int
+        Deals drawn for the guess.
+    """
+
+    name = "selfish"
+
+    def __init__(self, seed: int | None = None, samples: int = 24, guess_samples: int = 48):
+        super().__init__(seed, samples)
+        self.guess_samples = guess_samples
+        self._model = GuessModel()
+
+    def guess(self, legal: list[int]) -> int:
+        v = self.view
+        assert v is not None
+        deals = v.sample_hands(self.guess_samples, self._np_rng)
+        leader = (v.dealer + 1) % v.players
+        zero = [0] * v.players
+        totals = dict.fromkeys(legal, 0.0)
+        for hands in deals:
+            targets = estimated_guesses(v, hands, self._model)
+            for g in legal:
+                targets[v.seat] = g
+                won = selfish_playout(hands, v.trump, leader, (), zero, targets)
+                totals[g] += round_score_of(v, g, won[v.seat])
+        return max(legal, key=lambda g: (totals[g], -g))
+
+
+_register("selfish", SelfishBot)

@@ -1,0 +1,210 @@
+"""BoerenBridge bidding and single-hand strength, paired on identical deals.
+
+    python benchmarks/boerenbridge_bidding.py --cards 5 --hands 300 --bots sampling,selfish
+        [--opponents sampling] [--simulations 200] [--out FILE.jsonl] [--summarize]
+
+Every hand is one round of ``--cards`` cards (a trump turned up, the standard
+scoring).  Each bot of ``--bots`` in turn sits at one seat (rotating with the
+hand number) against three ``--opponents`` bots (any registered BoerenBridge
+bot, or ``ismcts``: OpenSpiel's IS-MCTS seat of :mod:`games.openspiel` with
+``--simulations`` simulations), on the same deal with the same opponent seeds,
+so the differences between the bots are paired.
+
+Reported per bot: mean guess, mean tricks taken, the share of guesses of 0,
+the shares of hands over / under / on its guess, the mean round score with a
+95% interval, the mean milliseconds per guess and per card, and for every bot
+after the first its paired mean score difference against the first (CI95)
+and against the opponents' mean at its tables.
+
+Results are appended to ``--out`` (JSON lines, one per hand) as hands finish;
+a rerun with the same arguments resumes after the hands already there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import table  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from games.base import Bot, load_game, make_bot, play_game  # noqa: E402
+
+
+class Timed(Bot):
+    """Passes everything to ``bot``; adds up the seconds of its guesses and of its cards."""
+
+    def __init__(self, bot: Bot):
+        super().__init__(bot.seed)
+        self.bot = bot
+        self.name = bot.name
+        self.seconds = [0.0, 0.0]
+        self.decisions = [0, 0]
+
+    def restart(self, game: Any, seat: int) -> None:
+        super().restart(game, seat)
+        self.bot.restart(game, seat)
+
+    def inform(self, observation: Any) -> None:
+        self.bot.inform(observation)
+
+    def step(self, legal_actions: Sequence[int]) -> int:
+        from games.boerenbridge import GUESS_BASE
+
+        kind = 0 if legal_actions[0] >= GUESS_BASE else 1
+        t0 = time.perf_counter()
+        action = self.bot.step(legal_actions)
+        self.seconds[kind] += time.perf_counter() - t0
+        self.decisions[kind] += 1
+        return action
+
+
+def opponent(name: str, seed: int, simulations: int) -> Bot:
+    if name == "ismcts":
+        from games.openspiel.ismcts import ISMCTSBot
+
+        return ISMCTSBot(seed=seed, simulations=simulations)
+    return make_bot("boerenbridge", name, seed=seed)
+
+
+def play_hand(game: Any, hero: str, opp: str, index: int, seed: int, sims: int) -> dict[str, Any]:
+    seat = index % game.num_players()
+    bots: list[Bot] = []
+    for s in range(game.num_players()):
+        if s == seat:
+            bots.append(Timed(make_bot("boerenbridge", hero, seed=seed * 10 + s)))
+        else:
+            bots.append(opponent(opp, seed * 10 + s, sims))
+    res = play_game(game, bots, seed=seed)
+    hero_bot = bots[seat]
+    assert isinstance(hero_bot, Timed)
+    view = hero_bot.bot.view  # type: ignore[attr-defined]
+    guess, tricks = view.guesses[seat], view.tricks[seat]
+    others = [r for s, r in enumerate(res.returns) if s != seat]
+    return {
+        "seat": seat,
+        "guess": guess,
+        "tricks": tricks,
+        "score": res.returns[seat],
+        "others": sum(others) / len(others),
+        "seconds": hero_bot.seconds,
+        "decisions": hero_bot.decisions,
+    }
+
+
+def mean_ci(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("inf")
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
+def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
+    rows = []
+    first = bots[0]
+    for b in bots:
+        rs = [r[b] for r in recs]
+        n = len(rs)
+        g = sum(r["guess"] for r in rs) / n
+        t = sum(r["tricks"] for r in rs) / n
+        zero = sum(r["guess"] == 0 for r in rs) / n
+        over = sum(r["tricks"] > r["guess"] for r in rs) / n
+        under = sum(r["tricks"] < r["guess"] for r in rs) / n
+        hit = 1 - over - under
+        m, h = mean_ci([r["score"] for r in rs])
+        dm, dh = mean_ci([r["score"] - r["others"] for r in rs])
+        ms_g = 1000 * sum(r["seconds"][0] for r in rs) / max(1, sum(r["decisions"][0] for r in rs))
+        ms_p = 1000 * sum(r["seconds"][1] for r in rs) / max(1, sum(r["decisions"][1] for r in rs))
+        ms_all = (
+            1000 * sum(sum(r["seconds"]) for r in rs) / max(1, sum(sum(r["decisions"]) for r in rs))
+        )
+        if b == first:
+            pair = "-"
+        else:
+            pm, ph = mean_ci([r[b]["score"] - r[first]["score"] for r in recs])
+            pair = f"{pm:+.2f} ± {ph:.2f}"
+        rows.append(
+            [
+                b,
+                n,
+                f"{g:.2f}",
+                f"{t:.2f}",
+                f"{zero:.0%}",
+                f"{over:.0%}/{under:.0%}/{hit:.0%}",
+                f"{m:.2f} ± {h:.2f}",
+                f"{dm:+.2f} ± {dh:.2f}",
+                pair,
+                f"{ms_g:.1f}/{ms_p:.1f}/{ms_all:.1f}",
+            ]
+        )
+    head = [
+        "bot",
+        "hands",
+        "guess",
+        "tricks",
+        "guess 0",
+        "over/under/hit",
+        "score",
+        "vs opponents",
+        f"vs {first} (paired)",
+        "ms guess/card/all",
+    ]
+    return table(head, rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cards", type=int, default=5)
+    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--bots", default="sampling,selfish")
+    ap.add_argument("--opponents", default="sampling")
+    ap.add_argument("--simulations", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0, help="first deal seed")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--summarize", action="store_true")
+    args = ap.parse_args()
+    bots = args.bots.split(",")
+    out = Path(
+        args.out
+        or Path(tempfile.gettempdir())
+        / f"bb_bidding_{args.cards}_{'-'.join(bots)}_vs_{args.opponents}.jsonl"
+    )
+    game = load_game("boerenbridge", rounds=(args.cards,), no_trump_rounds=())
+    recs: list[dict[str, Any]] = []
+    if out.exists():
+        with out.open(encoding="utf-8") as fh:
+            recs = [json.loads(line) for line in fh if line.strip()]
+    done = {r["hand"] for r in recs}
+    if not args.summarize:
+        todo = [i for i in range(args.hands) if i not in done]
+        with out.open("a", encoding="utf-8") as fh:
+            for i in tqdm(todo, desc=f"{args.cards}-card hands"):
+                seed = args.seed + i
+                rec: dict[str, Any] = {"hand": i, "seed": seed}
+                for b in bots:
+                    rec[b] = play_hand(game, b, args.opponents, i, seed, args.simulations)
+                fh.write(json.dumps(rec) + "\n")
+                fh.flush()
+                recs.append(rec)
+    recs = [r for r in recs if all(b in r for b in bots)]
+    print(
+        f"{args.cards}-card hands, each bot against three {args.opponents} "
+        f"(same deals and opponent seeds); results in {out}"
+    )
+    if recs:
+        print(summarize(recs, bots))
+
+
+if __name__ == "__main__":
+    main()
