@@ -197,3 +197,49 @@ def test_errors():
         quotient_holds(copies, "K_x has(x, A)")
     with pytest.raises(SizeLimitError, match="more than 2 states"):
         quotient_model(h, ["A", "B"], limit=2)
+
+
+# ------------------------------------------------------------------ route choice
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_quotient_first_answers_like_the_structure_and_the_model(seed):
+    """With ``quotient_width=0`` every truth query asks the quotient first; the answers
+    are the structure's and the explicit model's."""
+    rng = random.Random(seed)
+    h = random_point(SHORT_GAMES["classic"](), seed, max_plays=8).card_history()
+    first, built = GameKnowledge(h, quotient_width=0), GameKnowledge(h, quotient_width=10**9)
+    pm = explicit_model(h)
+    for _ in range(6):
+        cards = rng.sample(list(h.deck.names), rng.randint(1, 2))
+        atoms = [Atom("has", (loc, c)) for loc in h.locations for c in cards]
+        f = random_formula(rng, h, 3, atoms=atoms)
+        assert first.holds(f) == built.holds(f) == holds(pm, f), (seed, str(f))
+        assert first.route == "quotient" and built.route == "structure"
+    assert first._hs is None  # the structure was never built
+
+
+def test_quotient_first_falls_back_to_the_structure(monkeypatch):
+    """A quotient refused as too large leaves the answer to the structure; a deck with
+    copies never asks the quotient; a structure already built answers at once."""
+    import games.epistemic.quotient as quotient
+
+    h = hand_made()
+    f = "K_x ~K_y has(pile, A)"
+    expected = holds(explicit_model(h), GameKnowledge(h).formula(f))
+    gk = GameKnowledge(h, quotient_width=0)
+    assert gk.holds(f) == expected and gk.route == "quotient"
+
+    def refuse(*args, **kwargs):
+        raise SizeLimitError("the card-symmetry quotient has more than 0 states")
+
+    monkeypatch.setattr(quotient, "quotient_model", refuse)
+    gk = GameKnowledge(h, quotient_width=0)
+    assert gk.holds(f) == expected and gk.route == "structure"
+    assert gk.holds(f) == expected and gk.route == "structure"  # built: no second try
+    narrow = GameKnowledge(h, quotient_width=0, max_width=1)  # both refused: the quotient's error
+    with pytest.raises(SizeLimitError, match="quotient has more than 0 states"):
+        narrow.holds(f)
+    copies = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A A", "y": "B", "pile": ""}, ["x", "y"])
+    copies = copies.then(Move("A", "x", "pile", seen_by=["x"]))
+    gk = GameKnowledge(copies, quotient_width=0)
+    assert gk.holds("K_x has(pile, A)") and gk.route == "structure"

@@ -39,7 +39,17 @@ from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
-__all__ = ["GameKnowledge", "Step", "seat_aliases"]  # seat_aliases: re-exported from reading
+__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH"]
+# seat_aliases: re-exported from reading
+
+#: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
+#: truth queries on a deck without copies ask the card-symmetry quotient before
+#: building the knowledge structure.  The 52-card deal into four hands alone is
+#: 2,744 wide (about 1 s to build); every face-down play nobody else saw
+#: multiplies the width by ``n + 1`` and the build time by about as much, while
+#: the quotient answers such states in milliseconds
+#: (``benchmarks/whole_game_knowledge.py``).
+QUOTIENT_FIRST_WIDTH = 5_000
 
 
 class GameKnowledge:
@@ -55,6 +65,9 @@ class GameKnowledge:
         The widest law to build (default
         :data:`~games.epistemic.symbolic.MAX_WIDTH`, see
         :func:`~games.epistemic.symbolic.history_structure`).
+    quotient_width : int, optional
+        The estimated width above which truth queries try the card-symmetry
+        quotient first (default :data:`QUOTIENT_FIRST_WIDTH`).
 
     Notes
     -----
@@ -64,7 +77,11 @@ class GameKnowledge:
     and the deck has no copies, :meth:`holds` and the other truth queries
     answer on the card-symmetry quotient for the cards the formula names
     (:func:`~games.epistemic.quotient.quotient_model`, exact for those
-    formulas); :attr:`route` says which answered.  :meth:`count` and the
+    formulas); :attr:`route` says which answered.  On a deck without copies
+    whose structure is not built yet and would be wider than
+    ``quotient_width``, truth queries ask the quotient first and build the
+    structure only when the quotient is refused as too large (both are
+    exact: only the time differs).  :meth:`count` and the
     probabilities of formulas about the cards then come from exact counting
     (:meth:`CardHistory.deal_state`, :mod:`games.deal`); probabilities of
     formulas about knowledge, and :attr:`pointed`, need the structure.  Probabilities are exact shares of the
@@ -75,7 +92,12 @@ class GameKnowledge:
     """
 
     def __init__(
-        self, history: CardHistory, *, simplify: bool = True, max_width: int | None = None
+        self,
+        history: CardHistory,
+        *,
+        simplify: bool = True,
+        max_width: int | None = None,
+        quotient_width: int | None = None,
     ):
         if not isinstance(history, CardHistory):
             raise InvalidParameterError(f"GameKnowledge needs a CardHistory, got {history!r}")
@@ -84,6 +106,8 @@ class GameKnowledge:
         self.history = history
         self.simplify = simplify
         self.max_width = MAX_WIDTH if max_width is None else max_width
+        self.quotient_width = QUOTIENT_FIRST_WIDTH if quotient_width is None else quotient_width
+        self._width: int | None = None
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
         self._wide: Any = None
@@ -150,18 +174,42 @@ class GameKnowledge:
     # ------------------------------------------------------------ truth
     def _answer(self, g: Any) -> bool:
         """Truth of the (renamed) formula ``g`` at the true state, on the structure or,
-        when the structure is refused as too wide, on the card-symmetry quotient."""
-        if self._wide is None:
-            from kripke.errors import SizeLimitError
+        when the structure is refused as too wide, on the card-symmetry quotient
+        (first on the quotient when the structure would be wider than
+        :attr:`quotient_width`)."""
+        from kripke.errors import SizeLimitError
 
+        refused: SizeLimitError | None = None
+        if self._hs is None and self._wide is None and self._quotient_first():
+            try:
+                out = bool(self._quotient(g).holds(g))
+                self.route = "quotient"
+                return out
+            except SizeLimitError as exc:  # the structure may still answer
+                refused = exc
+        if self._wide is None:
             try:
                 out = bool(self.pointed.holds(g))
                 self.route = "structure"
                 return out
             except SizeLimitError as exc:
                 self._refused(exc)
+        if refused is not None:
+            raise refused
         self.route = "quotient"
         return bool(self._quotient(g).holds(g))
+
+    def _quotient_first(self) -> bool:
+        """Whether truth queries try the quotient before building the structure: a
+        deck without copies and a structure wider than :attr:`quotient_width`."""
+        if any(c > 1 for c in self.history.deck.copies):
+            return False
+        if self._width is None:
+            from games.epistemic.symbolic import law_width, simplify_steps
+
+            h = self.history
+            self._width = law_width(h, simplify_steps(h) if self.simplify else list(h.steps))
+        return self._width > self.quotient_width
 
     def _refused(self, exc: Exception) -> None:
         """Remember that the structure is too wide; the quotient and exact counting
