@@ -23,7 +23,7 @@ Each state runs in its own forked process with a wall-clock budget
 over budget is killed and recorded as ``timeout``, one whose route refuses
 as ``size-limit`` (the :class:`~kripke.errors.SizeLimitError` message kept).
 Every state is appended to ``--out`` (JSON lines) as soon as it finishes, and
-states already in that file (same game, seed, play and options) are
+states already in that file (same game, bot, route, seed, play and options) are
 skipped, so an interrupted run goes on where it stopped.
 
 Reported per game: states, the share answered (no error, within budget),
@@ -32,6 +32,10 @@ resident memory of a state's process (``ru_maxrss``; it includes the forked
 parent's pages, about the size of the parent) and which routes answered
 (:attr:`GameKnowledge.route`), and the first play that was not answered.
 
+``--route structure-first`` measures the routes as they were before
+:attr:`GameKnowledge.quotient_width`: the knowledge structure first at any
+width it accepts, the quotient only when the structure is refused.
+
 Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
 ZPY, 5 seats, one round), ``bs-zpy`` (one round).
@@ -39,7 +43,8 @@ ZPY, 5 seats, one round), ``bs-zpy`` (one round).
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
-        [--bot random] [--every 5] [--budget 30] [--out whole_game_knowledge.jsonl] [--max-plays N]
+        [--bot random] [--route structure-first] [--every 5] [--budget 30]
+        [--out whole_game_knowledge.jsonl] [--max-plays N]
 """
 
 from __future__ import annotations
@@ -171,14 +176,17 @@ def _query(a: str, b: str, c: str, loc: str, x: str, uncertain: bool | None) -> 
     }
 
 
-def run_state(h: Any, formulas: list[str]) -> dict[str, Any]:
-    """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds."""
+def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
+    """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds.
+
+    ``route="structure-first"`` never asks the card-symmetry quotient before the
+    knowledge structure (the routes before ``quotient_width``)."""
     from games.epistemic import GameKnowledge
     from kripke.errors import SizeLimitError
 
     out: dict[str, Any] = {"answers": [], "routes": [], "query_s": []}
     t0 = time.perf_counter()
-    gk = GameKnowledge(h)
+    gk = GameKnowledge(h, quotient_width=2**62 if route == "structure-first" else None)
     try:
         for f in formulas:
             t1 = time.perf_counter()
@@ -194,19 +202,19 @@ def run_state(h: Any, formulas: list[str]) -> dict[str, Any]:
     return out
 
 
-def _child(h: Any, formulas: list[str], q: Any) -> None:
+def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
     try:
-        r = run_state(h, formulas)
+        r = run_state(h, formulas, route)
     except Exception as exc:  # noqa: BLE001 - recorded as the state's result
         r = {"status": f"error: {type(exc).__name__}", "error": str(exc)[:300]}
     r["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     q.put(r)
 
 
-def _measure(h: Any, formulas: list[str], budget: float) -> dict[str, Any]:
+def _measure(h: Any, formulas: list[str], budget: float, route: str = "default") -> dict[str, Any]:
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=_child, args=(h, formulas, q))
+    p = ctx.Process(target=_child, args=(h, formulas, route, q))
     t0 = time.perf_counter()
     p.start()
     try:
@@ -268,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--bot", default=None, help="the bot of every seat of every game (default: BOTS)"
     )
+    ap.add_argument(
+        "--route",
+        choices=["default", "structure-first"],
+        default="default",
+        help="structure-first: the structure before the quotient at any width (the old routes)",
+    )
     ap.add_argument("--every", type=int, default=5, help="measure every N-th play")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per state")
     ap.add_argument("--max-plays", type=int, default=None, help="stop a game after N plays")
@@ -282,7 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         for n, line in enumerate(args.out.read_text().splitlines(), 1):
             try:
                 r = json.loads(line)
-                done[(r["game"], r["bot"], r["seed"], r["play"], r["every"], r["budget"])] = r
+                done[
+                    (r["game"], r["bot"], r["route"], r["seed"], r["play"], r["every"], r["budget"])
+                ] = r
             except (ValueError, KeyError, TypeError):
                 print(f"{args.out}:{n}: not a result line, ignored", file=sys.stderr)
     records: list[dict[str, Any]] = []
@@ -296,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
                         break
                     if k % args.every:
                         continue
-                    key = (game, bot, seed, k, args.every, args.budget)
+                    key = (game, bot, args.route, seed, k, args.every, args.budget)
                     if key in done:
                         records.append(done[key])
                         bar.update()
@@ -305,11 +321,12 @@ def main(argv: list[str] | None = None) -> int:
                         query = pick_query(h, k)
                     except InvalidParameterError as exc:
                         query = {"formulas": [], "error": str(exc)}
-                    rec = {"game": game, "bot": bot, "seed": seed, "play": k, "every": args.every}
+                    rec = {"game": game, "bot": bot, "route": args.route, "seed": seed, "play": k}
+                    rec["every"] = args.every
                     rec |= {"budget": args.budget, "events": len(h.events)}
                     rec |= {"hidden_moves": _hidden(h), **query}
                     if query["formulas"]:
-                        rec |= _measure(h, query["formulas"], args.budget)
+                        rec |= _measure(h, query["formulas"], args.budget, args.route)
                     else:
                         rec |= {"status": "no-query", "state_s": 0.0}
                     out.write(json.dumps(rec) + "\n")

@@ -64,6 +64,8 @@ def test_run_state_agrees_with_the_explicit_model() -> None:
         expected = [holds(model, read_formula(h, f)) for f in q["formulas"]]
         assert r["answers"] == expected
         assert len(r["query_s"]) == 2 and r["state_s"] >= max(r["query_s"])
+        old = wgk.run_state(h, q["formulas"], "structure-first")
+        assert old["answers"] == expected and old["routes"] == ["structure", "structure"]
 
 
 def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
@@ -94,7 +96,7 @@ def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.Monkey
 def test_over_budget_is_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    def slow(h: object, formulas: list[str]) -> dict[str, object]:
+    def slow(h: object, formulas: list[str], route: str) -> dict[str, object]:
         time.sleep(30)
         return {}
 
