@@ -44,8 +44,8 @@ from games.errors import InvalidParameterError
 
 __all__ = ["ray_records", "play_chunk", "CHUNK"]
 
-#: Games per Ray task.
-CHUNK = 16
+#: The most games per Ray task (fewer when there are few games per task in flight).
+CHUNK = 64
 
 
 def _context() -> Any:
@@ -75,11 +75,18 @@ def _import_ray() -> Any:
 
 
 def ray_records(
-    spec: Any, todo: Iterator[int], workers: int | None, address: str | None
+    spec: Any,
+    todo: Iterator[int],
+    workers: int | None,
+    address: str | None,
+    remaining: int | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Play the games of ``todo`` as Ray tasks; yield their records as chunks finish.
 
     ``workers`` is the number of tasks in flight (default: the cluster's CPUs).
+    A task plays at most :data:`CHUNK` games, and about a quarter of a
+    task's share of the ``remaining`` games when they are few, so every CPU
+    gets work.
 
     Raises
     ------
@@ -105,17 +112,18 @@ def ray_records(
             raise TournamentError(f"cannot start or reach a Ray cluster {where}: {exc}") from None
     task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
     in_flight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    size = CHUNK if remaining is None else max(1, min(CHUNK, remaining // (4 * in_flight)))
     pending: dict[Any, list[int]] = {}
     exhausted = False
     try:
         while True:
             while not exhausted and len(pending) < in_flight:
-                chunk = list(islice(todo, CHUNK))
+                chunk = list(islice(todo, size))
                 if not chunk:
                     exhausted = True
                     break
                 pending[task.remote(spec, chunk)] = chunk
-                if len(chunk) < CHUNK:
+                if len(chunk) < size:
                     exhausted = True
             if not pending:
                 return

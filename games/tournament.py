@@ -856,11 +856,12 @@ def _records(
     workers: int | None,
     backend: str,
     address: str | None,
+    remaining: int | None = None,
 ) -> Iterator[dict[str, Any]]:
     if backend == "ray":
         from games.ray_backend import ray_records
 
-        return ray_records(spec, todo, workers, address)
+        return ray_records(spec, todo, workers, address, remaining)
     return _process_records(spec, todo, workers or os.cpu_count() or 1)
 
 
@@ -963,7 +964,7 @@ def run_tournament(
     results = dict(done)
     todo = (i for i in range(games) if i not in done)
     bar = _progress(games, len(done), progress)
-    stream = _records(spec, todo, workers, backend, address)
+    stream = _records(spec, todo, workers, backend, address, games - len(done))
     try:
         for rec in stream:
             results[rec["game"]] = rec
