@@ -5,8 +5,8 @@ seeded from the tournament seed and ``i``, so every game can be replayed on
 its own.  Seats are rotated (game ``i`` shifts the bot list by ``i``) or drawn
 (a seeded random assignment per game; with more bots than seats, a random
 subset plays).  With fewer bots than seats the list fills the table
-cyclically: ``--bots a,b`` at four seats seats ``a, b, a, b`` (rotated), and
-the summary names the second copy ``a#2``.  Bot names are opaque here: a
+cyclically: ``--bots a,b`` at a four-seat table plays ``a, b, a, b``
+(rotated), and the summary names the second copies ``a#2`` and ``b#2``.  Bot names are opaque here: a
 registered name or a bot of one's own (``path/to/bot.py:Class``,
 ``module:Class``, see :mod:`games.botspec`).
 
@@ -42,7 +42,8 @@ the results file, and a rerun with the same ``--out`` plays only the missing
 games.  Workers die with their parent (``PR_SET_PDEATHSIG`` on Linux, and a
 watchdog thread everywhere), so killing the parent leaves no process behind.
 Workers are forked (on platforms with ``fork``), so bots registered at run
-time are known to them.
+time are known to them.  ``backend="ray"`` plays the games as Ray tasks,
+each through the same kind of worker process (:mod:`games.ray_backend`).
 
 Results file
 ------------
