@@ -15,6 +15,7 @@ from games.boerenbridge.bots import (
     KnowledgeBot,
     SamplingBot,
     SelfishBot,
+    SelfishPlayBot,
     estimated_guesses,
     selfish_playout,
 )
@@ -46,7 +47,7 @@ def decide(bot: Bot, state, seat: int) -> int:
 def test_all_bots_are_registered_and_play_legal_games():
     assert set(BOTS) <= set(registered_bots("boerenbridge"))
     game = load_game("boerenbridge", variant="lamas")
-    for lineup in (BOTS[:4], BOTS[::-1][:4], ["selfish", "sampling", "selfish", "greedy"]):
+    for lineup in (BOTS[:4], BOTS[::-1][:4], ["selfish", "sampling", "selfish-play", "greedy"]):
         bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
         res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
         assert res.forfeit is None and len(res.history) > 60
@@ -62,7 +63,7 @@ def test_same_seeds_same_game():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("name", ["knowledge", "sampling", "selfish"])
+@pytest.mark.parametrize("name", ["knowledge", "sampling", "selfish", "selfish-play"])
 def test_bots_decide_from_what_their_seat_saw_only(name):
     """Two deals that differ only in the other hands look the same to East before the
     first card: East's bot must act the same in both."""
@@ -98,6 +99,7 @@ def test_sampling_and_knowledge_bots_find_the_only_card_that_hits(south_guess, r
     state.apply_action(parse_card("AD"))
     assert decide(SamplingBot(seed=2), state, 2) == parse_card(right)
     assert decide(SelfishBot(seed=2), state, 2) == parse_card(right)
+    assert decide(SelfishPlayBot(seed=2), state, 2) == parse_card(right)
     assert decide(KnowledgeBot(seed=2), state, 2) == parse_card(right)
 
 

@@ -1,21 +1,27 @@
-"""Bots for BoerenBridge: random, greedy, knowledge and sampling.
+"""Bots for BoerenBridge: random, greedy, knowledge, sampling and selfish.
 
 Every bot sees only its seat's observations (kept in a
 :class:`~games.boerenbridge.SeatView`) and the legal actions.
 
-=============  ===========================================================================
-name           policy
-=============  ===========================================================================
-``random``     a uniformly random legal guess and card
-``greedy``     guesses its aces and high trumps; plays its strongest card while it still
-               wants tricks, its weakest once it has enough
-``knowledge``  guesses the expected number of tricks computed from its exact card
-               marginals; plays to hit its guess exactly, winning with cards it *knows*
-               win and ducking with cards it *knows* lose (:class:`KnowledgeBot`)
-``sampling``   determinized Monte Carlo: draws deals consistent with what it knows from the
-               exact sampler, solves each exactly with the double-dummy search and picks the
-               guess and card with the best expected round score (:class:`SamplingBot`)
-=============  ===========================================================================
+================  ===========================================================================
+name              policy
+================  ===========================================================================
+``random``        a uniformly random legal guess and card
+``greedy``        guesses its aces and high trumps; plays its strongest card while it still
+                  wants tricks, its weakest once it has enough
+``knowledge``     guesses the expected number of tricks computed from its exact card
+                  marginals; plays to hit its guess exactly, winning with cards it *knows*
+                  win and ducking with cards it *knows* lose (:class:`KnowledgeBot`)
+``sampling``      determinized Monte Carlo: draws deals consistent with what it knows from the
+                  exact sampler, solves each exactly with the double-dummy search and picks the
+                  guess and card with the best expected round score (:class:`SamplingBot`)
+``selfish``       guesses by playing sampled deals out with every seat pursuing its own
+                  (public or estimated) guess, not as a coalition against the bot -- the
+                  guess with the best mean round score; plays as ``sampling``
+                  (:class:`SelfishBot`)
+``selfish-play``  ``selfish`` whose cards are also chosen by such playouts
+                  (:class:`SelfishPlayBot`)
+================  ===========================================================================
 
 Examples
 --------
@@ -46,6 +52,7 @@ __all__ = [
     "SamplingBot",
     "BayesSamplingBot",
     "SelfishBot",
+    "SelfishPlayBot",
     "selfish_playout",
     "estimated_guesses",
     "card_strength",
@@ -744,3 +751,56 @@ class SelfishBot(SamplingBot):
 
 
 _register("selfish", SelfishBot)
+
+
+class SelfishPlayBot(SelfishBot):
+    """:class:`SelfishBot` that also plays its cards by selfish playouts (registered
+    as ``selfish-play``).
+
+    For every card it may play (one per run of equivalent cards), in each of
+    ``play_samples`` deals drawn from the exact sampler, it plays the card and
+    plays the deal out with every seat pursuing its public guess
+    (:func:`selfish_playout`); it plays the card with the best mean round score.
+    """
+
+    name = "selfish-play"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 24,
+        guess_samples: int = 48,
+        play_samples: int = 48,
+    ):
+        super().__init__(seed, samples, guess_samples)
+        self.play_samples = play_samples
+
+    def play(self, legal: list[int]) -> int:
+        v = self.view
+        assert v is not None
+        if len(legal) == 1:
+            return legal[0]
+        reps = _representatives(legal, v)
+        if len(reps) == 1:
+            return reps[0]
+        deals = v.sample_hands(self.play_samples, self._np_rng)
+        targets = [g or 0 for g in v.guesses]
+        guess = targets[v.seat]
+        totals = dict.fromkeys(reps, 0.0)
+        for hands in deals:
+            for c in reps:
+                hs = list(hands)
+                hs[v.seat] &= ~(1 << c)
+                trick = v.trick + [c]
+                won = list(v.tricks)
+                leader = v.leader
+                if len(trick) == v.players:
+                    leader = (leader + _winner_index(trick, v.trump)) % v.players
+                    won[leader] += 1
+                    trick = []
+                won = selfish_playout(hs, v.trump, leader, trick, won, targets)
+                totals[c] += round_score_of(v, guess, won[v.seat])
+        return max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
+
+
+_register("selfish-play", SelfishPlayBot)
