@@ -8,7 +8,8 @@ seats rotated, results streamed to ``DIR/boerenbridge_<variant>_<bot>.jsonl`` so
 an interrupted run resumes; ``--summarize`` only reads the files).  The table reports, per variant and bot, its mean
 game score, the mean score of the three greedy bots at its tables, and the mean
 per-game difference (bot minus the greedy average of the same game) with a 95%
-interval.  The same runs from the command line:
+interval.  Single hands paired on identical deals, with the bots' guesses and
+tricks: ``benchmarks/boerenbridge_bidding.py``.  The same runs from the command line:
 
     kripke tournament boerenbridge --games 2000 --bots sampling,greedy,greedy,greedy --json
     kripke tournament boerenbridge --variant lamas --games 2000 --bots knowledge,greedy,greedy,greedy
@@ -31,9 +32,11 @@ from _common import table
 from games.tournament import run_tournament
 
 TABLES = [
+    ("standard", "selfish"),
     ("standard", "sampling"),
     ("standard", "knowledge"),
     ("standard", "random"),
+    ("lamas", "selfish"),
     ("lamas", "sampling"),
     ("lamas", "knowledge"),
     ("lamas", "random"),
