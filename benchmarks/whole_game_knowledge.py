@@ -11,7 +11,7 @@ asked at the true state:
 * ``K_a ~K_b has(c, X)`` and
 * ``C_{a,b} has(c, X)``
 
-where ``a`` rotates over the seats with the play's number, ``b`` is the next
+where ``a`` rotates over the seats from one measured play to the next, ``b`` the next
 seat, ``c`` a third seat (the next after ``b`` that owns a location holding a
 card) and ``X`` a card at ``c``'s location that ``a`` is uncertain about
 (exact counting, :meth:`CardHistory.deal_state`, gives ``a`` a probability
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                         bar.update()
                         continue
                     try:
-                        query = pick_query(h, k)
+                        query = pick_query(h, k // args.every)
                     except InvalidParameterError as exc:
                         query = {"formulas": [], "error": str(exc)}
                     rec = {"game": game, "bot": bot, "route": args.route, "seed": seed, "play": k}
