@@ -1,7 +1,8 @@
 """The Ray backend: the same records, summary and resume as the process backend.
 
 The cluster test starts a two-node Ray cluster on loopback (a head and a
-second node), so it is slow and needs Ray (``pip install 'kripke-games[ray]'``).
+second node), about a minute, and needs Ray (``pip install 'kripke-games[ray]'``); without
+Ray it skips. CI installs Ray, so the default test command runs it.
 """
 
 from __future__ import annotations
@@ -106,7 +107,6 @@ def _cli(capsys, *extra: str) -> tuple[int, str, str]:
     return code, out.getvalue(), capsys.readouterr().err
 
 
-@pytest.mark.slow
 def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path, capsys):
     by_process, by_ray = tmp_path / "process.jsonl", tmp_path / "ray.jsonl"
     ray_args = ("--backend", "ray", "--address", cluster)
@@ -137,7 +137,6 @@ class Loops(Bot):
 """
 
 
-@pytest.mark.slow
 def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(cluster, tmp_path, capsys):
     bot = tmp_path / "looper.py"
     bot.write_text(LOOPER)
