@@ -44,11 +44,11 @@ __all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH"]
 
 #: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
 #: truth queries on a deck without copies ask the card-symmetry quotient before
-#: building the knowledge structure.  The 52-card deal into four hands alone is
-#: 2,744 wide (about 1 s to build); every face-down play nobody else saw
-#: multiplies the width by ``n + 1`` and the build time by about as much, while
-#: the quotient answers such states in milliseconds
-#: (``benchmarks/whole_game_knowledge.py``).
+#: building the knowledge structure.  Measured on 52-card classic BS (4 seats,
+#: ``K_a ~K_b has(c, X)``): the deal alone is 2,744 wide and builds in 1-2 s;
+#: after one face-down play of one card (5,488) the structure takes 8-12 s,
+#: after two (16,464) more than 20 s, while the quotient answers each of these
+#: states in 0.02-0.04 s.
 QUOTIENT_FIRST_WIDTH = 5_000
 
 
