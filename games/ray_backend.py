@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import multiprocessing as mp
+import os
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
@@ -55,12 +56,18 @@ def _context() -> Any:
     return mp.get_context()  # pragma: no cover - platforms without fork
 
 
-def play_chunk(spec: Any, indices: list[int]) -> list[dict[str, Any]]:
+def play_chunk(spec: Any, indices: list[int], cwd: str | None = None) -> list[dict[str, Any]]:
     """Play the games ``indices`` of ``spec`` in one worker process; their records in order.
 
     This runs inside a Ray task (it is the task's body), but works anywhere.
+    ``cwd`` is the driver's working directory: where it exists on the node, the
+    task works there, so a bot given by a relative file path
+    (``bots/my_bot.py:MyBot``) loads as it does in the process backend.
     """
     from games.tournament import _process_records
+
+    if cwd is not None and os.path.isdir(cwd):
+        os.chdir(cwd)
 
     return list(_process_records(spec, iter(indices), 1, _context()))
 
@@ -122,7 +129,7 @@ def ray_records(
                 if not chunk:
                     exhausted = True
                     break
-                pending[task.remote(spec, chunk)] = chunk
+                pending[task.remote(spec, chunk, os.getcwd())] = chunk
                 if len(chunk) < size:
                     exhausted = True
             if not pending:

@@ -137,11 +137,14 @@ class Loops(Bot):
 """
 
 
-def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(cluster, tmp_path, capsys):
-    bot = tmp_path / "looper.py"
-    bot.write_text(LOOPER)
+def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(
+    cluster, tmp_path, capsys, monkeypatch
+):
+    # the bot file is named relative to the working directory, which Ray's workers do not share
+    (tmp_path / "looper.py").write_text(LOOPER)
+    monkeypatch.chdir(tmp_path)
     args = ["tournament", "bs", "--variant", "koth", "--games", "4", "--move-time", "0.3"]
-    args += ["--bots", f"{bot}:Loops,truthful,threshold,liar", "--no-progress", "--workers", "2"]
+    args += ["--bots", "looper.py:Loops,truthful,threshold,liar", "--no-progress", "--workers", "2"]
     texts = []
     for extra in ([], ["--backend", "ray", "--address", cluster]):
         out = io.StringIO()
@@ -150,3 +153,26 @@ def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(cluster, tmp_path
     assert texts[0] == texts[1]
     row = next(line for line in texts[0].splitlines() if "looper.py:Loops" in line)
     assert row.split()[1] == "4" and row.split()[-1] == "4"  # 4 games, 4 forfeits
+
+
+FIRST = """
+from games.base import Bot
+
+
+class First(Bot):
+    def step(self, legal_actions):
+        return legal_actions[0]
+"""
+
+
+def test_a_bot_file_named_by_a_relative_path_loads_on_the_cluster(
+    cluster, tmp_path, capsys, monkeypatch
+):
+    (tmp_path / "first.py").write_text(FIRST)
+    monkeypatch.chdir(tmp_path)
+    args = ["tournament", "bs", "--variant", "koth", "--games", "4", "--no-progress"]
+    args += ["--bots", "first.py:First,truthful,threshold,liar", "--backend", "ray"]
+    out = io.StringIO()
+    assert kripke_main([*args, "--address", cluster], out=out) == 0, capsys.readouterr().err
+    row = next(line for line in out.getvalue().splitlines() if "first.py:First" in line)
+    assert row.split()[1] == "4" and row.split()[-1] == "0"  # 4 games, no forfeit
