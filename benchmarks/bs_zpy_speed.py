@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import time
 
@@ -189,6 +190,8 @@ def claims_table(games: int, slowest: int) -> None:
         f"{claims} claims, {lies} of them lies; a seat knew a claim false {exact} times by exact "
         f"deal knowledge, {counting} times by counting alone; {fallbacks} engine fallbacks"
     )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process (max resident set): {peak:,.0f} MB")
     if slowest:
         print()
         print(f"The {slowest} slowest claim_odds queries (CPU ms):")

@@ -59,6 +59,13 @@ def _bytes_text(n: int) -> str:
     return f"{n / (1 << 20):,.1f} MiB"
 
 
+#: Bytes of shifted table copies the programme holds at once (see ``_Counting._shifted_sum``).
+_GATHER_BYTES = 8 << 20
+
+#: Tables of at least this many cells add each term on its box of cells
+#: (see ``_Counting._shifted_sum``); smaller ones gather the shifted copies.
+_BOX_CELLS = 1024
+
 #: Components with at most this many option combinations are enumerated at once.
 _PRODUCT_LIMIT = 4096
 
@@ -680,13 +687,23 @@ class _Counting:
         betas = [zero_t] * (B + 1)
         betas[B], ls = self._scale(term)
         ls += ls_term
+        big = La > 0 and zero_t.size >= _BOX_CELLS
         for b in range(B - 1, -1, -1):
             nxt = betas[b + 1]
             blk = self.blocks[b]
-            if not exact and len(blk.w) > 6 and La:
-                cur = _weighted_sum(
-                    np.asarray(blk.w, dtype=np.float64), self._gather(nxt, b, False)
-                )
+            if big and b <= 1:
+                # only some cells of the first two tables are ever read: the
+                # origin of the first (the total), and of the second the cells
+                # the first block's terms reach from the origin
+                if b == 0:
+                    cells = np.zeros((1, La), dtype=np.int64)
+                else:
+                    sh0 = self.shifts[0]
+                    cells = np.unique(sh0[np.all(sh0 < np.asarray(shape), axis=1)], axis=0)
+                cur = zero_t.copy()
+                cur[tuple(cells.T)] = self._cells_sum(nxt, b, cells)
+            elif not exact and len(blk.w) > 6 and La:
+                cur = self._shifted_sum(nxt, b, False)
             else:
                 cur = zero_t.copy()
                 for t, (src, dst) in enumerate(self.slc(b)):
@@ -740,8 +757,7 @@ class _Counting:
                 prev = alphas[b]
                 blk = self.blocks[b]
                 if not self.exact and len(blk.w) > 6 and La:
-                    w = np.asarray(blk.w, dtype=np.float64)
-                    cur = _weighted_sum(w, self._gather(prev, b, True))
+                    cur = self._shifted_sum(prev, b, True)
                 else:
                     cur = zero_t.copy()
                     for t, (src, dst) in enumerate(self.slc(b)):
@@ -760,11 +776,12 @@ class _Counting:
             return t / m, math.log(m)
         return t, 0.0
 
-    def _gather(self, table: np.ndarray, b: int, forward: bool) -> np.ndarray:
-        """Every term's shifted copy of ``table`` at once: shape ``(terms, *table.shape)``.
+    def _windows(self, table: np.ndarray, b: int, forward: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Every shifted copy of ``table`` as a view, and each term's start in it.
 
-        Backward: ``out[t][u] = table[u + a_t]``; forward: ``out[t][u] = table[u - a_t]``
-        (zero outside the table).
+        ``win[tuple(start[t])]`` is term ``t``'s copy: backward
+        ``out[u] = table[u + a_t]``, forward ``out[u] = table[u - a_t]`` (zero
+        outside the table).
         """
         sh = self.shifts[b]
         m = sh.max(axis=0)
@@ -775,8 +792,119 @@ class _Counting:
         else:
             padded[tuple(slice(0, n) for n in table.shape)] = table
             start = sh
-        win = np.lib.stride_tricks.sliding_window_view(padded, table.shape)
+        return np.lib.stride_tricks.sliding_window_view(padded, table.shape), start
+
+    def _chunk_terms(self, cells: int, terms: int) -> int:
+        """How many shifted copies of a table of ``cells`` cells to hold at once."""
+        if cells < 16:
+            return max(terms, 1)
+        return max(1, min(terms, _GATHER_BYTES // (8 * cells)))
+
+    def _gather(self, table: np.ndarray, b: int, forward: bool) -> np.ndarray:
+        """Every term's shifted copy of ``table`` at once: shape ``(terms, *table.shape)``.
+
+        Backward: ``out[t][u] = table[u + a_t]``; forward: ``out[t][u] = table[u - a_t]``
+        (zero outside the table).  Its memory grows with terms times cells: the
+        programme itself reads the copies a bounded number at a time
+        (:meth:`_shifted_sum`, :meth:`_term_dots`).
+        """
+        win, start = self._windows(table, b, forward)
         return win[tuple(start.T)]
+
+    def _shifted_sum(self, table: np.ndarray, b: int, forward: bool) -> np.ndarray:
+        """``sum_t w_t * table`` shifted by term ``t`` of block ``b`` (floats).
+
+        Every cell adds its terms' products in the order of the terms,
+        starting from zero, whichever route runs, so the routes give the same
+        floats: a large table adds each term on the box of cells its shift
+        keeps inside the table (no copies); a small one gathers the shifted
+        copies (zero outside the table) and sums them with ``_weighted_sum``,
+        a bounded number at a time (their bytes at most ``_GATHER_BYTES``),
+        each group's sum continuing the previous one through a leading weight
+        1.  Terms shifted past the table add only zeros and are skipped.
+        """
+        w = np.asarray(self.blocks[b].w, dtype=np.float64)
+        cells = table.size
+        if cells >= _BOX_CELLS:
+            cur = np.zeros(table.shape)
+            for t, (src, dst) in enumerate(self.slc(b)):
+                if src is None:
+                    continue
+                if forward:
+                    cur[src] += w[t] * table[dst]
+                else:
+                    cur[dst] += w[t] * table[src]
+            return cur
+        sh = self.shifts[b]
+        inside = np.flatnonzero(np.all(sh < np.asarray(table.shape, dtype=np.int64), axis=1))
+        if len(inside) == 0:
+            return np.zeros(table.shape)
+        win, start = self._windows(table, b, forward)
+        start, w = start[inside], w[inside]
+        step = self._chunk_terms(cells, len(w))
+        acc = _weighted_sum(w[:step], win[tuple(start[:step].T)])
+        if step >= len(w):
+            return acc
+        buf = np.empty((step + 1, *table.shape))
+        wb = np.empty(step + 1)
+        wb[0] = 1.0
+        for i in range(step, len(w), step):
+            j = min(i + step, len(w))
+            n = j - i
+            buf[0] = acc
+            buf[1 : n + 1] = win[tuple(start[i:j].T)]
+            wb[1 : n + 1] = w[i:j]
+            acc = _weighted_sum(wb[: n + 1], buf[: n + 1])
+        return acc
+
+    def _cells_sum(self, table: np.ndarray, b: int, cells: np.ndarray) -> np.ndarray:
+        """``sum_t w_t * table[u + a_t]`` at the cells ``u`` (rows of ``cells``) only.
+
+        The terms are added in their order from zero, terms shifted past the
+        table left out: the floats of :meth:`_shifted_sum` at those cells.
+        Work and memory grow with cells times terms, a bounded number of
+        cells at a time.
+        """
+        shape = np.asarray(table.shape, dtype=np.int64)
+        sh = self.shifts[b]
+        inside = np.all(sh < shape, axis=1)
+        sh = sh[inside]
+        w = self.blocks[b].w[inside]
+        out = np.zeros(len(cells), dtype=table.dtype)
+        if self.exact:
+            out[:] = 0
+        if len(sh) == 0:
+            return out
+        mult = np.ones(len(shape), dtype=np.int64)
+        for i in range(len(shape) - 2, -1, -1):
+            mult[i] = mult[i + 1] * shape[i + 1]
+        flat = table.reshape(-1)
+        step = max(1, (1 << 18) // len(sh))
+        for i in range(0, len(cells), step):
+            pos = cells[i : i + step, None, :] + sh[None, :, :]
+            ok = np.all(pos < shape, axis=2)
+            vals = flat[np.where(ok, pos @ mult, 0)]
+            vals[~ok] = 0
+            prods = vals * w[None, :]
+            out[i : i + step] = np.cumsum(prods, axis=1)[:, -1]
+        return out
+
+    def _term_dots(self, table: np.ndarray, b: int, other: np.ndarray) -> np.ndarray:
+        """``<table shifted back by term t, other>`` for every term of block ``b`` (floats).
+
+        The shifted copies are made a bounded number at a time, as in
+        :meth:`_shifted_sum`.
+        """
+        win, start = self._windows(table, b, False)
+        T = len(start)
+        step = self._chunk_terms(table.size, T)
+        flat = other.reshape(-1)
+        out = np.empty(T)
+        for i in range(0, T, step):
+            j = min(i + step, T)
+            g = win[tuple(start[i:j].T)]
+            out[i:j] = np.einsum("tc,c->t", g.reshape(j - i, -1), flat)
+        return out
 
     def slc(self, b: int) -> list[tuple[Any, Any]]:
         """Block ``b``'s terms as slice pairs (see :meth:`_slices`), made on first use."""

@@ -47,10 +47,7 @@ class _Marginals(_Base):
             return out
         alpha = self.alphas[b]
         if not exact and self.La and len(blk.w) > 6:
-            g = self._gather(beta, b, False)
-            return np.einsum("tc,c->t", g.reshape(len(blk.w), -1), alpha.reshape(-1)) * np.asarray(
-                blk.w, dtype=np.float64
-            )
+            return self._term_dots(beta, b, alpha) * np.asarray(blk.w, dtype=np.float64)
         for t in range(len(blk.w)):
             src, dst = self.slc(b)[t]
             if src is None:
