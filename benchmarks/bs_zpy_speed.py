@@ -16,6 +16,10 @@
 
     python3 benchmarks/bs_zpy_speed.py [--rounds 50] [--games 3] [--slowest 5]
     python3 benchmarks/bs_zpy_speed.py --claims-only --games 3 --slowest 5
+    python3 benchmarks/bs_zpy_speed.py --claims-only --games 6   # 2,000 claim queries
+
+The claim table ends with the peak memory (maximum resident set) of the
+process.
 
 ``--slowest K`` lists the K slowest exact claim queries: the game and seats,
 the claim, its chain-rule steps, the sizes of the seat's deal locations and

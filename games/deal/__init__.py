@@ -58,7 +58,9 @@ of consistent deals that depends only on the agent's information.  The
 programme's tables have one axis per location with unknown cards; a query
 whose tables would pass :attr:`~DealKnowledge.max_bytes` (half this machine's
 memory by default) raises :class:`~kripke.errors.SizeLimitError`, naming the
-estimate, before allocating anything.  For small
+estimate, before allocating anything; the sums over a block's terms work on
+a bounded number of copies of them (tens of MiB at most), whatever the
+number of terms.  For small
 decks :meth:`DealState.kripke_model` builds the whole situation as an explicit
 :class:`~kripke.models.KripkeModel` (worlds: histories of the deal;
 accessibility: same observations), so the model checker can verify nested
