@@ -40,6 +40,21 @@ Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
 ZPY, 5 seats, one round), ``bs-zpy`` (one round).
 
+Measured (2 seeds, ``--every 8 --budget 5 --max-plays 120``, this 2-core
+machine under load; default route, then ``--route structure-first``):
+
+* bs-classic: 59% of 22 states answered (50% before), median 0.068 s
+  (1.05 s), worst 2.6 s (4.5 s); every state up to play 40 is answered,
+  from play 48 of the long game (24 hidden plays) none within 5 s (the
+  quotient's pass, see :mod:`games.epistemic.quotient`);
+* bs-koth, zpy5, bs-zpy: 0%: decks with copies have no quotient, and the
+  structure is refused by its width (koth from the first face-down play,
+  ZPY 5 seats at the deal: 1,750,329 partial counts) or over budget
+  (koth at the deal);
+* boerenbridge (first 120 plays): 100%, median 0.25 s, worst 0.7 s, on
+  the structure;
+* both routes agree on every state both answered (41), peak RSS 94 MiB.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
