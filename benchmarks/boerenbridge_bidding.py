@@ -16,8 +16,9 @@ the shares of hands over / under / on its guess, the mean round score with a
 after the first its paired mean score difference against the first (CI95)
 and against the opponents' mean at its tables.
 
-Results are appended to ``--out`` (JSON lines, one per hand) as hands finish;
-a rerun with the same arguments resumes after the hands already there.
+Results are appended to ``--out`` (JSON lines) as hands finish; a rerun
+resumes after the hands already there, and a rerun with more bots plays only
+the new bots on the hands already there (same deals, same opponents).
 """
 
 from __future__ import annotations
@@ -181,22 +182,26 @@ def main() -> None:
         / f"bb_bidding_{args.cards}_{'-'.join(bots)}_vs_{args.opponents}.jsonl"
     )
     game = load_game("boerenbridge", rounds=(args.cards,), no_trump_rounds=())
-    recs: list[dict[str, Any]] = []
+    merged: dict[int, dict[str, Any]] = {}  # a hand's lines merge: bots added later
     if out.exists():
         with out.open(encoding="utf-8") as fh:
-            recs = [json.loads(line) for line in fh if line.strip()]
-    done = {r["hand"] for r in recs}
+            for line in fh:
+                if line.strip():
+                    rec = json.loads(line)
+                    merged.setdefault(rec["hand"], {}).update(rec)
     if not args.summarize:
-        todo = [i for i in range(args.hands) if i not in done]
+        todo = [i for i in range(args.hands) if any(b not in merged.get(i, {}) for b in bots)]
         with out.open("a", encoding="utf-8") as fh:
             for i in tqdm(todo, desc=f"{args.cards}-card hands"):
                 seed = args.seed + i
-                rec: dict[str, Any] = {"hand": i, "seed": seed}
+                rec = {"hand": i, "seed": seed}
                 for b in bots:
-                    rec[b] = play_hand(game, b, args.opponents, i, seed, args.simulations)
+                    if b not in merged.get(i, {}):
+                        rec[b] = play_hand(game, b, args.opponents, i, seed, args.simulations)
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
-                recs.append(rec)
+                merged.setdefault(i, {}).update(rec)
+    recs = [merged[i] for i in sorted(merged)]
     recs = [r for r in recs if all(b in r for b in bots)]
     print(
         f"{args.cards}-card hands, each bot against three {args.opponents} "
