@@ -6,15 +6,17 @@
 Every hand is one round of ``--cards`` cards (a trump turned up, the standard
 scoring).  Each bot of ``--bots`` in turn sits at one seat (rotating with the
 hand number) against three ``--opponents`` bots (any registered BoerenBridge
-bot, or ``ismcts``: OpenSpiel's IS-MCTS seat of :mod:`games.openspiel` with
+bot, or ``ismcts``: OpenSpiel's IS-MCTS searching worlds drawn by our exact
+sampler, :class:`games.openspiel.ismcts.ISMCTSBot`, with
 ``--simulations`` simulations), on the same deal with the same opponent seeds,
 so the differences between the bots are paired.
 
 Reported per bot: mean guess, mean tricks taken, the share of guesses of 0,
 the shares of hands over / under / on its guess, the mean round score with a
 95% interval, the mean milliseconds per guess and per card, and for every bot
-after the first its paired mean score difference against the first (CI95)
-and against the opponents' mean at its tables.
+after the first its paired mean score differences against the first and
+against the bot listed before it (CI95); and every bot's difference against
+the opponents' mean at its tables.
 
 Results are appended to ``--out`` (JSON lines) as hands finish; a rerun
 resumes after the hands already there, and a rerun with more bots plays only
@@ -130,11 +132,14 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         ms_all = (
             1000 * sum(sum(r["seconds"]) for r in rs) / max(1, sum(sum(r["decisions"]) for r in rs))
         )
-        if b == first:
-            pair = "-"
+        k = bots.index(b)
+        if k == 0:
+            pair = prev = "-"
         else:
             pm, ph = mean_ci([r[b]["score"] - r[first]["score"] for r in recs])
             pair = f"{pm:+.2f} ± {ph:.2f}"
+            qm, qh = mean_ci([r[b]["score"] - r[bots[k - 1]]["score"] for r in recs])
+            prev = f"{qm:+.2f} ± {qh:.2f}"
         rows.append(
             [
                 b,
@@ -146,6 +151,7 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
                 f"{m:.2f} ± {h:.2f}",
                 f"{dm:+.2f} ± {dh:.2f}",
                 pair,
+                prev,
                 f"{ms_g:.1f}/{ms_p:.1f}/{ms_all:.1f}",
             ]
         )
@@ -159,6 +165,7 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         "score",
         "vs opponents",
         f"vs {first} (paired)",
+        "vs the bot above (paired)",
         "ms guess/card/all",
     ]
     return table(head, rows)
