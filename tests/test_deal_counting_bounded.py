@@ -139,3 +139,33 @@ def test_the_box_route_and_its_read_cells_give_the_same_answers(monkeypatch, fir
         answers[box_cells] = got
     assert answers[1] == answers[1 << 40]
     assert len(answers[1]) > 100
+
+
+def test_reused_component_blocks_give_the_answers_of_fresh_ones(monkeypatch):
+    """Counts that reuse an earlier count's component block answer as if enumerated anew."""
+
+    def answers() -> list[object]:
+        got: list[object] = []
+        for kn in (k for seed in range(8) for k in _states(seed)):
+            for card in kn.deck.names:
+                for loc in ("x", "y"):
+                    probe = kn.copy()  # a fresh engine per query: components repeat
+                    got.append(list(probe.count_distribution(card, loc)))
+                    got.append(list(probe.count_distribution(card, "z", exact=True)))
+        return got
+
+    hits = {"n": 0}
+    get = counting._COMPONENT_CACHE.get
+
+    def counted_get(key: object) -> object:
+        found = get(key)
+        hits["n"] += found is not None
+        return found
+
+    counting._COMPONENT_CACHE.clear()
+    monkeypatch.setattr(counting._COMPONENT_CACHE, "get", counted_get, raising=False)
+    reused = answers()
+    assert hits["n"] > 20
+    monkeypatch.setattr(counting, "_COMPONENT_CACHE_SIZE", 0)
+    counting._COMPONENT_CACHE.clear()
+    assert answers() == reused

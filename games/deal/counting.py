@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 import os
@@ -37,6 +38,10 @@ def _compositions(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 _SINGLE_CACHE: dict[Any, Any] = {}
+
+#: Blocks of constrained components of recent counts (see ``_Counting._component``).
+_COMPONENT_CACHE: collections.OrderedDict[Any, Any] = collections.OrderedDict()
+_COMPONENT_CACHE_SIZE = 8
 
 
 def _half_the_memory() -> int:
@@ -332,7 +337,7 @@ class _Counting:
         self.query_block: int | None = None
         for ks in comps_map.values():
             cons = [(q, contrib) for q, kk, contrib in folded if kk[0] in ks]
-            blk = self._enumerate(ks, cons, qpred)
+            blk = self._component(ks, cons, qpred)
             if blk is None:
                 self.zero = True
                 continue
@@ -366,6 +371,63 @@ class _Counting:
             )
             self._opt_cache[k] = got
         return got
+
+    def _component(
+        self,
+        ks: list[int],
+        cons: list[tuple[_Pred, list[dict[int, np.ndarray]]]],
+        qpred: _Pred | None,
+    ) -> _Block | None:
+        """:meth:`_enumerate`, reusing the block of an earlier count with the same inputs.
+
+        Successive counts on one knowledge (a chain of conditions) often share
+        a component that the new condition does not touch.  The key holds
+        everything the enumeration reads: the kinds with their residual
+        copies, known copies and caps, the locations and their free space,
+        the modes, and every constraint's forms, value box and table (by
+        identity: tables are never changed in place; the entry keeps its
+        tables alive).  A component holding the query is not reused.
+        """
+        if qpred is not None and any(q.table is qpred.table for q, _ in cons):
+            return self._enumerate(ks, cons, qpred)
+        key = (
+            tuple(
+                (
+                    k,
+                    int(self._r[k]),
+                    int(self.copies[k]),
+                    tuple(self._lo_full[k].tolist()),
+                    tuple(self._capA[k].tolist()),
+                )
+                for k in ks
+            ),
+            tuple(self.act_l),
+            tuple(self.s_act.tolist()),
+            self.exact,
+            self.distinct,
+            self.need_mom,
+            self.need_stages,
+            tuple(
+                (
+                    tuple(f.offset for f in q.forms),
+                    tuple(q.low),
+                    id(q.table),
+                    tuple(
+                        tuple(sorted((k, tuple(v.tolist())) for k, v in c.items())) for c in contrib
+                    ),
+                )
+                for q, contrib in cons
+            ),
+        )
+        got = _COMPONENT_CACHE.get(key)
+        if got is not None:
+            _COMPONENT_CACHE.move_to_end(key)
+            return got[0]
+        blk = self._enumerate(ks, cons, qpred)
+        _COMPONENT_CACHE[key] = (blk, [q.table for q, _ in cons])
+        while len(_COMPONENT_CACHE) > _COMPONENT_CACHE_SIZE:
+            _COMPONENT_CACHE.popitem(last=False)
+        return blk
 
     def _single(self, k: int) -> _Block | None:
         """Block of one kind without joint constraints (cached across engines)."""
