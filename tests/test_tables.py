@@ -472,7 +472,7 @@ def _z_answer(text: str) -> str:
     if "Call BS?" in last:
         return "no"
     assert "Your play:" in last, last
-    trick = re.split(r"wins the trick|is the dictator", text)[-1]
+    trick = re.split(r"wins the trick|is the landlord", text)[-1]
     lead = re.findall(r"leads (\d+) cards? face down", trick)
     k = int(lead[0]) if lead else 1
     since = text.rsplit("our hand: ", 1)[1]
@@ -524,11 +524,11 @@ def _z_game(
 
 
 def test_bs_zpy_human_sees_only_its_seat(monkeypatch):
-    for seed in (4, *range(12)):  # seed 4: the human seat becomes the dictator
+    for seed in (4, *range(12)):  # seed 4: the human seat becomes the landlord
         text, rec = _z_game(monkeypatch, seed, (0,), bad=True)
-        if "P0 (you) is the dictator" in text:
+        if "P0 (you) is the landlord" in text:
             break
-    assert "P0 (you) is the dictator" in text, "no seed made the human the dictator"
+    assert "P0 (you) is the landlord" in text, "no seed made the human the landlord"
     rec.check(text, "End of the game")
     assert "You play P0" in text and "Spectator view" not in text
     assert "You pick up the kitty: «" in text and "You bury «" in text
@@ -555,9 +555,9 @@ def test_bs_zpy_final_reveal_tells_every_unchecked_lie(monkeypatch):
 
 
 def test_bs_zpy_bad_answers_leave_the_game_unchanged(monkeypatch):
-    for seed in (4, *range(12)):  # a seed where the human seat becomes the dictator
+    for seed in (4, *range(12)):  # a seed where the human seat becomes the landlord
         plain, good = _z_game(monkeypatch, seed, (0,), bad=False)
-        if "P0 (you) is the dictator" in plain:
+        if "P0 (you) is the landlord" in plain:
             break
     text, bad = _z_game(monkeypatch, seed, (0,), bad=True)
     assert "You bury «" in text and "bury exactly 6 cards, not 1" in text

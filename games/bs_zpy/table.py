@@ -3,13 +3,13 @@
 Without ``--human`` the bots play and a spectator sees every seat's
 knowledge after each event.  With ``--human SEAT`` (several: hot-seat) the
 narration shows what that seat observes: its hand, the kitty if it is the
-dictator, its own face-down cards, the public events (claims, calls,
+landlord (bs-zpy.md's "dictator": this library says landlord in every game), its own face-down cards, the public events (claims, calls,
 revealed cards, peanut butter) and its own knowledge.  What the others held
 and what their unchecked claims really were is shown at the end.
 
 The commands at a human seat (``help`` lists those valid now, ``$`` is
 optional): ``bid CARD [CARD]`` / ``pass`` while the cards are dealt,
-``kitty CARDS`` to bury as the dictator, ``friend CARD`` (``friend 2:AS``),
+``kitty CARDS`` to bury as the landlord, ``friend CARD`` (``friend 2:AS``),
 ``play CARDS [claim CARDS]`` (the claim defaults to the truth) and
 ``yes`` / ``no`` when asked whether to call BS.
 """
@@ -164,7 +164,7 @@ class Narrator:
         elif k == "trump":
             suit = o["suit"]
             self.say(
-                f"{self.who(a)} is the dictator (the landlord); trump: {o['rank']}"
+                f"{self.who(a)} is the landlord (the rules text's dictator); trump: {o['rank']}"
                 + (" (no trump suit)." if suit == "none" else f" of {suit}.")
             )
         elif k == "bury":
@@ -235,13 +235,13 @@ class Narrator:
             )
         elif k == "join":
             extra = " (already on the team)" if o["already"] else ""
-            self.say(f"  {self.who(a)} joins the dictator's team{extra}.")
+            self.say(f"  {self.who(a)} joins the landlord's team{extra}.")
             self._friend_knowledge()
         elif k == "round_end":
             team = ", ".join(self.who(s) for s in o["team"])
             self.say(
                 f"Round over. Kitty {_say_cards(o['kitty'])} gives {o['kitty_points']} points to "
-                f"the last trick. Dictator's team ({team}): {o['dictator_score']}; attackers: "
+                f"the last trick. Landlord's team ({team}): {o['dictator_score']}; attackers: "
                 f"{o['attacking_score']}. δ = {o['delta']}: {o['result']}."
             )
             self.say("Ranks: " + ", ".join(f"{self.who(s)} {r}" for s, r in enumerate(o["ranks"])))
