@@ -57,7 +57,7 @@ def truth_array(model: KripkeModel, f: Formula) -> np.ndarray:
     """Boolean array over the model's worlds: where ``f`` is true (read-only)."""
     if not isinstance(f, Formula):
         raise TypeError(f"expected a Formula, got {type(f).__name__}")
-    return _Evaluator(model).eval(f)
+    return _Evaluator(model).truth(f)
 
 
 def box(model: KripkeModel, agent: str, t: np.ndarray) -> np.ndarray:
@@ -139,7 +139,7 @@ class _Evaluator:
         self.model = model
         self.memo: dict[Formula, np.ndarray] = model._cache.setdefault("truth", {})
 
-    def eval(self, f: Formula) -> np.ndarray:
+    def truth(self, f: Formula) -> np.ndarray:
         hit = self.memo.get(f)
         if hit is not None:
             return hit
@@ -188,21 +188,21 @@ class _Evaluator:
             case Atom():
                 return m.atom_row(f).copy()
             case Not(arg):
-                return ~self.eval(arg)
+                return ~self.truth(arg)
             case And(args):
-                return reduce(np.logical_and, (self.eval(a) for a in args))
+                return reduce(np.logical_and, (self.truth(a) for a in args))
             case Or(args):
-                return reduce(np.logical_or, (self.eval(a) for a in args))
+                return reduce(np.logical_or, (self.truth(a) for a in args))
             case Implies(left, right):
-                return ~self.eval(left) | self.eval(right)
+                return ~self.truth(left) | self.truth(right)
             case Iff(left, right):
-                return self.eval(left) == self.eval(right)
+                return self.truth(left) == self.truth(right)
             case Know(agent, arg):
-                return box(m, agent, self.eval(arg))
+                return box(m, agent, self.truth(arg))
             case Possible(agent, arg):
-                return ~box(m, agent, ~self.eval(arg))
+                return ~box(m, agent, ~self.truth(arg))
             case KnowWhether(agent, arg):
-                t = self.eval(arg)
+                t = self.truth(arg)
                 rel = m.relation(agent)
                 if isinstance(rel, Partition):  # one pass: the class is not split by t
                     has_true = np.zeros(rel.num_classes, dtype=bool)
@@ -212,34 +212,34 @@ class _Evaluator:
                     return ~(has_true & has_false)[rel.labels]
                 return box(m, agent, t) | box(m, agent, ~t)
             case Everybody(group, arg):
-                t = self.eval(arg)
+                t = self.truth(arg)
                 return reduce(np.logical_and, (box(m, a, t) for a in group))
             case Common(group, arg):
-                return common_box(m, group, self.eval(arg))
+                return common_box(m, group, self.truth(arg))
             case Distributed(group, arg):
-                return distributed_box(m, group, self.eval(arg))
+                return distributed_box(m, group, self.truth(arg))
             case Announce(ann, arg):
-                t = self.eval(ann)
-                inner = _Evaluator(self._restricted(ann, t)).eval(arg)
+                t = self.truth(ann)
+                inner = _Evaluator(self._restricted(ann, t)).truth(arg)
                 out = ~t
                 out[t] = inner
                 return out
             case AnnounceDiamond(ann, arg):
-                t = self.eval(ann)
-                inner = _Evaluator(self._restricted(ann, t)).eval(arg)
+                t = self.truth(ann)
+                inner = _Evaluator(self._restricted(ann, t)).truth(arg)
                 out = np.zeros(n, dtype=bool)
                 out[t] = inner
                 return out
             case Action(model, events, arg):
                 prod, origin, ev_of, ev_names = self._product(model)
-                inner = _Evaluator(prod).eval(arg)
+                inner = _Evaluator(prod).truth(arg)
                 chosen = np.isin(ev_of, [ev_names.index(e) for e in events])
                 out = np.ones(n, dtype=bool)
                 out[origin[chosen & ~inner]] = False
                 return out
             case ActionDiamond(model, events, arg):
                 prod, origin, ev_of, ev_names = self._product(model)
-                inner = _Evaluator(prod).eval(arg)
+                inner = _Evaluator(prod).truth(arg)
                 chosen = np.isin(ev_of, [ev_names.index(e) for e in events])
                 out = np.zeros(n, dtype=bool)
                 out[origin[chosen & inner]] = True
