@@ -57,6 +57,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.boerenbridge.rules import trick_winner
 from games.errors import InvalidParameterError
 
 __all__ = [
@@ -234,21 +235,8 @@ class Position:
         trick = self.trick + (card,)
         if len(trick) < n:
             return Position(hands, self.trump, self.leader, trick), None
-        w = (self.leader + _winner(trick, self.trump)) % n
+        w = (self.leader + trick_winner(trick, self.trump)) % n
         return Position(hands, self.trump, w, ()), w
-
-
-def _winner(cards: Sequence[int], trump: int | None) -> int:
-    best = 0
-    bc = cards[0]
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if (c >> 3) == (bc >> 3):
-            if c > bc:
-                best, bc = i, c
-        elif trump is not None and (c >> 3) == trump:
-            best, bc = i, c
-    return best
 
 
 class DoubleDummySolver:
@@ -361,7 +349,7 @@ class DoubleDummySolver:
         if not pos.trick:
             return force(hands, pos.leader, low, high, rem)[0]
         led = pos.trick[0] >> 3
-        wi = _winner(pos.trick, self.trump)
+        wi = trick_winner(pos.trick, self.trump)
         table = mask_of(pos.trick)
         allc = table
         for h in hands:
