@@ -33,19 +33,6 @@ from kripke.symbolic import (
 from kripke.symbolic._bdd import ENV_VAR, _restore_limits
 
 
-@pytest.fixture(params=available_backends())
-def backend(request: pytest.FixtureRequest):
-    with use_backend(request.param):
-        yield request.param
-
-
-@pytest.fixture
-def limits():
-    saved = get_limits()
-    yield
-    _restore_limits(saved)
-
-
 def card_deal(ncards: int, per_seat: int) -> KnowledgeStructure:
     seats = ["p1", "p2", "p3", "p4"]
     has = {(s, c): f"has({s}, c{c})" for s in seats for c in range(ncards)}

@@ -27,19 +27,6 @@ from kripke.symbolic import puzzles as SP
 from kripke.updates import announce
 
 
-@pytest.fixture(params=available_backends())
-def backend(request: pytest.FixtureRequest):
-    with use_backend(request.param):
-        yield request.param
-
-
-@pytest.fixture
-def limits():
-    saved = set_limits()
-    yield
-    set_limits(**{k: v for k, v in saved.items() if v is not None})
-
-
 def generic_protocol(pm: Any) -> list[tuple[int, tuple[str, ...]]]:
     """The protocol step by step through the generic API: announce the
     formulas, check every child's knowledge with ``holds``, count the states."""

@@ -34,12 +34,6 @@ def engine(request: pytest.FixtureRequest):
         yield "symbolic"
 
 
-@pytest.fixture(params=available_backends())
-def backend(request: pytest.FixtureRequest):
-    with use_backend(request.param):
-        yield request.param
-
-
 @pytest.mark.parametrize("n, muddy", [(3, [1, 2, 3]), (4, [2]), (5, [1, 3, 5]), (7, [4, 7])])
 def test_muddy_children(engine, n, muddy):
     """k muddy children: k-1 rounds of "nobody knows", then exactly the muddy
