@@ -9,11 +9,14 @@ hand number) against three ``--opponents`` bots (any registered BoerenBridge
 bot, or ``ismcts``: OpenSpiel's IS-MCTS searching worlds drawn by our exact
 sampler, :class:`games.openspiel.ismcts.ISMCTSBot`, with
 ``--simulations`` simulations), on the same deal with the same opponent seeds,
-so the differences between the bots are paired.
+so the differences between the bots are paired.  ``ismcts`` may also be one of
+``--bots``: ``--bots ismcts,selfish-play --opponents ismcts`` compares a bot
+with IS-MCTS in its seat, hand by hand.
 
 Reported per bot: mean guess, mean tricks taken, the share of guesses of 0,
 the shares of hands over / under / on its guess, the mean round score with a
-95% interval, the mean milliseconds per guess and per card, and for every bot
+95% interval, the mean milliseconds per guess, per card and per decision, the slowest
+decision, and for every bot
 after the first its paired mean score differences against the first and
 against the bot listed before it (CI95); and every bot's difference against
 the opponents' mean at its tables.
@@ -44,7 +47,9 @@ from games.base import Bot, load_game, make_bot, play_game  # noqa: E402
 
 
 class Timed(Bot):
-    """Passes everything to ``bot``; adds up the seconds of its guesses and of its cards."""
+    """Passes everything to ``bot``; adds up the seconds of its guesses and of its
+    cards, keeps the slowest decision, and follows the seat's guess and tricks in
+    a :class:`~games.boerenbridge.SeatView` of its own (so any bot can be timed)."""
 
     def __init__(self, bot: Bot):
         super().__init__(bot.seed)
@@ -52,12 +57,18 @@ class Timed(Bot):
         self.name = bot.name
         self.seconds = [0.0, 0.0]
         self.decisions = [0, 0]
+        self.worst = 0.0
+        self.view: Any = None
 
     def restart(self, game: Any, seat: int) -> None:
+        from games.boerenbridge import SeatView
+
         super().restart(game, seat)
         self.bot.restart(game, seat)
+        self.view = SeatView(game.params, seat)
 
     def inform(self, observation: Any) -> None:
+        self.view.observe(observation)
         self.bot.inform(observation)
 
     def step(self, legal_actions: Sequence[int]) -> int:
@@ -66,8 +77,10 @@ class Timed(Bot):
         kind = 0 if legal_actions[0] >= GUESS_BASE else 1
         t0 = time.perf_counter()
         action = self.bot.step(legal_actions)
-        self.seconds[kind] += time.perf_counter() - t0
+        dt = time.perf_counter() - t0
+        self.seconds[kind] += dt
         self.decisions[kind] += 1
+        self.worst = max(self.worst, dt)
         return action
 
 
@@ -84,13 +97,13 @@ def play_hand(game: Any, hero: str, opp: str, index: int, seed: int, sims: int) 
     bots: list[Bot] = []
     for s in range(game.num_players()):
         if s == seat:
-            bots.append(Timed(make_bot("boerenbridge", hero, seed=seed * 10 + s)))
+            bots.append(Timed(opponent(hero, seed * 10 + s, sims)))
         else:
             bots.append(opponent(opp, seed * 10 + s, sims))
     res = play_game(game, bots, seed=seed)
     hero_bot = bots[seat]
     assert isinstance(hero_bot, Timed)
-    view = hero_bot.bot.view  # type: ignore[attr-defined]
+    view = hero_bot.view
     guess, tricks = view.guesses[seat], view.tricks[seat]
     others = [r for s, r in enumerate(res.returns) if s != seat]
     return {
@@ -101,6 +114,7 @@ def play_hand(game: Any, hero: str, opp: str, index: int, seed: int, sims: int) 
         "others": sum(others) / len(others),
         "seconds": hero_bot.seconds,
         "decisions": hero_bot.decisions,
+        "worst": hero_bot.worst,
     }
 
 
@@ -132,6 +146,7 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         ms_all = (
             1000 * sum(sum(r["seconds"]) for r in rs) / max(1, sum(sum(r["decisions"]) for r in rs))
         )
+        worst = 1000 * max((r.get("worst", 0.0) for r in rs), default=0.0)
         k = bots.index(b)
         if k == 0:
             pair = prev = "-"
@@ -153,6 +168,7 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
                 pair,
                 prev,
                 f"{ms_g:.1f}/{ms_p:.1f}/{ms_all:.1f}",
+                f"{worst:.0f}",
             ]
         )
     head = [
@@ -167,6 +183,7 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         f"vs {first} (paired)",
         "vs the bot above (paired)",
         "ms guess/card/all",
+        "worst ms",
     ]
     return table(head, rows)
 
