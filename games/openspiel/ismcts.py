@@ -119,6 +119,11 @@ class _BSView:
 
 
 # ------------------------------------------------------- BoerenBridge worlds
+#: Worlds drawn from the exact sampler at once (the knowledge is the same until the
+#: seat's next observation, and one call for many draws is much cheaper than many).
+_BATCH = 32
+
+
 class _BBView:
     """A BoerenBridge seat's view: the match's public events and its exact deal knowledge."""
 
@@ -129,6 +134,7 @@ class _BBView:
         self.seat = seat
         self.players = game.num_players()
         self.seen: list[Observation] = []
+        self._batch: list[tuple[int, ...]] = []
 
     def extend(self, observations: Sequence[Observation]) -> None:
         """Take the seat's next observations."""
@@ -136,13 +142,16 @@ class _BBView:
             self.view.observe(o)
         self.seen.extend(observations)
         self.rounds = _bb_rounds(self.seen, self.seat, self.players)
+        self._batch = []
 
     def world(self, game: Any, seat: int, obs: Sequence[Observation], rng: Any) -> State:
         from games.boerenbridge.rules import GUESS_BASE, parse_card
 
         if not self.rounds:
             raise InvalidParameterError("BoerenBridge: nothing to determinize before the deal")
-        hands = self.view.sample_hands(1, rng)[0]
+        if not self._batch:  # independent exact draws, taken one per world
+            self._batch = self.view.sample_hands(_BATCH, rng)[::-1]
+        hands = self._batch.pop()
         n = game.num_players()
         st = game.new_initial_state()
         for i, rd in enumerate(self.rounds):
@@ -152,16 +161,19 @@ class _BBView:
                     dealt[q] |= hands[q]
             dealt[seat] = rd["hand"]
             cards = [sorted(c for c in range(32) if dealt[q] >> c & 1) for q in range(n)]
-            for k in range(rd["cards"] * n):
-                q = (rd["dealer"] + 1 + k) % n
-                st.apply_action(cards[q][k // n])
+            actions = [cards[(rd["dealer"] + 1 + k) % n][k // n] for k in range(rd["cards"] * n)]
             for kind, value in rd["events"]:
                 if kind == "trump":
-                    st.apply_action(value)
+                    actions.append(value)
                 elif kind == "guess":
-                    st.apply_action(GUESS_BASE + value)
+                    actions.append(GUESS_BASE + value)
                 else:
-                    st.apply_action(parse_card(value))
+                    actions.append(parse_card(value))
+            # every action happened at the table (the sampled hands hold the cards the
+            # seats played and respect their voids), so the replay skips re-checking each
+            for a in actions:
+                st._apply_action(a)
+                st._history.append(a)
         if st.information_state_string(seat) != "\n".join(str(o) for o in obs):
             raise InconsistentKnowledgeError(
                 f"BoerenBridge: a replayed world does not match P{seat}'s observations"
