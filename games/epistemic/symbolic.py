@@ -49,10 +49,11 @@ knows (each step a bisimulation):
   are one move when nothing in between touches the source, or the target
   other than by moving cards into it (a player's plays onto one pile);
 * a face-down move seen exactly by the owners of its source, whose cards
-  come back to the source when the target joins it (the owners looking),
-  with nothing touching the source and only cards arriving at the target
-  in between, is dropped: which cards went is a choice nobody else ever
-  sees (a BS player's own uncalled plays in a pile it picks up).
+  come back to the source when the target joins it (seen by the owners
+  and nobody else), with nothing touching the source and only cards
+  arriving at the target in between, is dropped: which cards went is a
+  choice nobody else ever sees (a BS player's own uncalled plays in a pile
+  it picks up).
 
 Examples
 --------
@@ -299,8 +300,9 @@ def _returns_home(h: CardHistory, steps: Sequence[_Step], i: int) -> int | None:
 
     Step ``i`` moves cards face down from ``X`` into ``L``, seen exactly by
     the owners of ``X``, who have seen every change of ``X`` so far; nothing
-    touches ``X`` until ``L`` joins ``X`` with the owners looking, and ``L``
-    only receives cards meanwhile.  Which cards went is then a choice the
+    touches ``X`` until ``L`` joins ``X`` seen exactly by the owners (anybody
+    else looking would see which cards come back), and ``L`` only receives
+    cards meanwhile.  Which cards went is then a choice the
     owners saw and nobody else will ever see (a BS player's own uncalled
     plays in a pile it picks up): histories that differ only in it are
     bisimilar, and dropping the move keeps every answer.
@@ -319,9 +321,8 @@ def _returns_home(h: CardHistory, steps: Sequence[_Step], i: int) -> int | None:
     for j in range(i + 1, len(steps)):
         o = steps[j]
         if o.kind == "all" and o.src == pile and o.dst == x:
-            if o.audience is None or owners <= o.audience:
-                return j
-            return None
+            # the owners look, and nobody else: another onlooker sees the cards come back
+            return j if o.audience == owners else None
         if _touches(o, x):
             return None
         if _touches(o, pile) and not (o.kind in ("move", "all") and o.dst == pile):
