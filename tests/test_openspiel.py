@@ -282,6 +282,38 @@ def test_determinize_draws_worlds_from_the_seat_view() -> None:
         determinize(load_game("shengji"), 0, ())
 
 
+def test_boerenbridge_worlds_follow_every_new_observation() -> None:
+    # one determinizer through a whole hand, as the ismcts bot uses it: worlds come
+    # from batches of exact draws, and a batch never outlives the seat's next observation
+    from games.openspiel.ismcts import _BATCH, _Determinizer
+
+    game = load_game("boerenbridge", rounds=(4,), no_trump_rounds=())
+    st = game.new_initial_state()
+    rng = random.Random(3)
+    det = _Determinizer()
+    nrng = np.random.default_rng(1)
+    seat = 2
+    checked = 0
+    while not st.is_terminal():
+        if not st.is_chance_node():
+            obs = st.observations(seat)
+            worlds = [det.world(game, seat, obs, nrng) for _ in range(_BATCH + 3)]
+            for w in worlds:
+                assert w.information_state_string(seat) == st.information_state_string(seat)
+                assert w.hand(seat) == st.hand(seat)
+                for q in range(4):
+                    assert len(w.hand(q)) == len(st.hand(q))
+                    assert not set(w.hand(q)) & {c for _, c in st.plays}  # played cards are out
+                assert w.current_player() == st.current_player()
+                if st.current_player() == seat:
+                    assert sorted(w.legal_actions()) == sorted(st.legal_actions())
+            hidden = {tuple(w.hand((seat + 1) % 4)) for w in worlds}
+            assert len(hidden) > 1 or len(st.hand(seat)) <= 1
+            checked += 1
+        st.apply_action(rng.choice(st.legal_actions()))
+    assert checked >= 4 * 4
+
+
 def test_evaluate_bots_with_our_bots_and_ismcts() -> None:
     from open_spiel.python.algorithms import evaluate_bots
 
