@@ -1,13 +1,16 @@
-"""BoerenBridge strength: each bot alone against three greedy bots, in both variants.
+"""BoerenBridge strength: each bot alone against three greedy (or knowledge) bots, in both variants.
 
     python benchmarks/boerenbridge_strength.py [--games 2000] [--workers 2] [--out-dir DIR]
-        [--only standard:sampling,lamas:knowledge] [--summarize]
+        [--only standard:sampling,lamas:knowledge] [--opponents greedy] [--summarize]
 
 Every table is a seeded tournament of the shared harness (``games.tournament``:
-seats rotated, results streamed to ``DIR/boerenbridge_<variant>_<bot>.jsonl`` so
-an interrupted run resumes; ``--summarize`` only reads the files).  The table reports, per variant and bot, its mean
-game score, the mean score of the three greedy bots at its tables, and the mean
-per-game difference (bot minus the greedy average of the same game) with a 95%
+seats rotated, results streamed to ``DIR/boerenbridge_<variant>_<bot>.jsonl``,
+or ``..._<bot>_vs_<opponents>.jsonl`` for opponents other than greedy, so
+an interrupted run resumes; ``--summarize`` only reads the files).  The
+``standard`` variant is a full game of 15 rounds (2 to 8 cards and back), ``lamas``
+five rounds.  The table reports, per variant and bot, its mean game score, the
+mean score of the three opponents at its tables, and the mean per-game
+difference (bot minus the opponents' average of the same game) with a 95%
 interval.  Single hands paired on identical deals, with the bots' guesses and
 tricks: ``benchmarks/boerenbridge_bidding.py``.  The same runs from the command line:
 
@@ -32,10 +35,12 @@ from _common import table
 from games.tournament import run_tournament
 
 TABLES = [
+    ("standard", "selfish-play"),
     ("standard", "selfish"),
     ("standard", "sampling"),
     ("standard", "knowledge"),
     ("standard", "random"),
+    ("lamas", "selfish-play"),
     ("lamas", "selfish"),
     ("lamas", "sampling"),
     ("lamas", "knowledge"),
@@ -44,7 +49,7 @@ TABLES = [
 
 
 def paired(path: Path, hero: str) -> tuple[int, float, float, float, float]:
-    """Games, hero mean, greedy mean, mean difference and its 95% half-width."""
+    """Games, hero mean, opponents' mean, mean difference and its 95% half-width."""
     heroes, greedies, diffs = [], [], []
     with path.open(encoding="utf-8") as fh:
         for line in fh:
@@ -69,6 +74,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--out-dir", default=str(Path(tempfile.gettempdir()) / "boerenbridge-strength"))
     ap.add_argument("--only", default=None, help="comma-separated variant:bot tables to run")
+    ap.add_argument("--opponents", default="greedy", help="the three other seats' bot")
     ap.add_argument(
         "--summarize",
         action="store_true",
@@ -83,7 +89,10 @@ def main() -> None:
         chosen = [t for t in TABLES if t in want]
     rows = []
     for variant, hero in chosen:
-        path = out_dir / f"boerenbridge_{variant}_{hero}.jsonl"
+        if hero == args.opponents:  # the bot alone in its seat, or nothing to measure
+            continue
+        tail = "" if args.opponents == "greedy" else f"_vs_{args.opponents}"
+        path = out_dir / f"boerenbridge_{variant}_{hero}{tail}.jsonl"
         if args.summarize:
             if path.exists():
                 n, h, g, d, half = paired(path, hero)
@@ -91,7 +100,7 @@ def main() -> None:
             continue
         run_tournament(
             "boerenbridge",
-            [hero, "greedy", "greedy", "greedy"],
+            [hero] + [args.opponents] * 3,
             args.games,
             out=path,
             workers=args.workers,
@@ -99,8 +108,9 @@ def main() -> None:
         )
         n, h, g, d, half = paired(path, hero)
         rows.append([variant, hero, n, f"{h:.1f}", f"{g:.1f}", f"{d:+.1f} ± {half:.1f}"])
-    print(f"each bot against three greedy bots (seats rotated); results in {out_dir}")
-    print(table(["variant", "bot", "games", "bot mean", "greedy mean", "difference"], rows))
+    opp = args.opponents
+    print(f"each bot against three {opp} bots (seats rotated); results in {out_dir}")
+    print(table(["variant", "bot", "games", "bot mean", f"{opp} mean", "difference"], rows))
 
 
 if __name__ == "__main__":
