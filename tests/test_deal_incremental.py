@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from games.base import load_game, make_bot, play_game
 from games.cards import Deck
 from games.deal import DealKnowledge
-from games.deal.forms import _Form
-from games.errors import InvalidParameterError
+from games.deal.forms import _Form, _Pred
+from games.errors import InconsistentKnowledgeError, InvalidParameterError
 from kripke.errors import SizeLimitError
 
 
@@ -85,6 +85,42 @@ def _range_reference(kn: DealKnowledge, f: _Form) -> tuple[int, int]:
         lo_v += mn
         hi_v += mx
     return lo_v, hi_v
+
+
+def _shrink_reference(kn: DealKnowledge, p: _Pred) -> _Pred | None:
+    """Restrict a table to its forms' possible values by slicing (no shortcut)."""
+    forms = [_fold_reference(kn, f) for f in p.forms]
+    ranges = [_range_reference(kn, f) for f in forms]
+    low = list(p.low)
+    sl, new_low = [], []
+    for d, (rlo, rhi) in enumerate(ranges):
+        t0, t1 = max(rlo, low[d]), min(rhi, low[d] + p.table.shape[d] - 1)
+        sl.append(slice(t0 - low[d], t1 - low[d] + 1) if t1 >= t0 else slice(0, 0))
+        new_low.append(t0)
+    sub = p.table[tuple(sl)]
+    if sub.size == 0 or not sub.any():
+        raise InconsistentKnowledgeError("a joint constraint")
+    full = tuple(rhi - rlo + 1 for rlo, rhi in ranges)
+    if sub.shape != full:
+        box = np.zeros(full, dtype=bool)
+        box[
+            tuple(
+                slice(new_low[d] - r[0], new_low[d] - r[0] + sub.shape[d])
+                for d, r in enumerate(ranges)
+            )
+        ] = sub
+        sub, new_low = box, [r[0] for r in ranges]
+    if sub.all():
+        return None
+    keep = [d for d in range(len(forms)) if sub.shape[d] > 1]
+    sub = sub.reshape(tuple(sub.shape[d] for d in keep))
+    return _Pred(tuple(forms[d] for d in keep), tuple(new_low[d] for d in keep), sub)
+
+
+def _same_pred(a: _Pred | None, b: _Pred | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.forms == b.forms and a.low == b.low and np.array_equal(a.table, b.table)
 
 
 # ---------------------------------------------------- random BS-shaped histories
@@ -188,6 +224,26 @@ def test_count_before_a_face_down_play_equals_the_count_after(seed):
             after = kn.count_distribution(card, [claimer, "play"], exact=True)
             assert before.count_distribution(card, claimer, exact=True) == after, (seed, card)
             seen.append(card)
+
+    _replay(seed, check)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_shrink_equals_the_slicing_reference(seed):
+    # a constraint whose table box is already its forms' value box is kept as it is
+    kept = 0
+
+    def check(kn: DealKnowledge, **_: Any) -> None:
+        nonlocal kept
+        for p in kn._preds:
+            got = kn._shrink(p)
+            assert _same_pred(got, _shrink_reference(kn, p)), seed
+            kept += got is p
+            # a constraint cut to a sub-box answers as the slicing does
+            if p.table.ndim == 1 and p.table.shape[0] > 2:
+                wide = _Pred(p.forms, (p.low[0] - 1,), np.concatenate([[True], p.table]))
+                assert _same_pred(kn._shrink(wide), _shrink_reference(kn, wide)), seed
 
     _replay(seed, check)
 

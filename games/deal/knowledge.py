@@ -848,10 +848,11 @@ class DealKnowledge:
     def _box_size(self, forms: Iterable[_Form]) -> int:
         """Value combinations of the distinct forms (after folding)."""
         seen: dict[tuple[tuple[int, int, int], ...], int] = {}
+        aux = self._aux()
         for f in forms:
-            g = self._fold(f)
+            g = aux.fold_memo(f)
             if g.coef not in seen:
-                lo_v, hi_v = self._form_range(g)
+                lo_v, hi_v = aux.range_memo(g)
                 seen[g.coef] = hi_v - lo_v + 1
         size = 1
         for n in seen.values():
@@ -875,11 +876,7 @@ class DealKnowledge:
 
     def _form_range(self, f: _Form) -> tuple[int, int]:
         """Bounds of a form's value from the cell bounds (ignoring joint constraints)."""
-        aux = self._aux()
-        got = aux.ranges.get(f)
-        if got is None:
-            got = aux.ranges[f] = aux.form_range(f)
-        return got
+        return self._aux().range_memo(f)
 
     def _table_pred(
         self, forms: tuple[_Form, ...], fn: Callable[[np.ndarray], np.ndarray]
@@ -889,7 +886,8 @@ class DealKnowledge:
         Forms with the same cells share one axis (their values differ by a
         constant); axes the result does not depend on are dropped.
         """
-        folded = [self._fold(f) for f in forms]
+        aux = self._aux()
+        folded = [aux.fold_memo(f) for f in forms]
         index: dict[tuple[tuple[int, int, int], ...], int] = {}
         ubase: list[int] = []
         ucoef: list[tuple[tuple[int, int, int], ...]] = []
@@ -902,7 +900,7 @@ class DealKnowledge:
                 ucoef.append(f.coef)
             mapping.append((u, f.offset - ubase[u]))
         uforms = [_Form(c, o) for c, o in zip(ucoef, ubase, strict=True)]
-        ranges = [self._form_range(f) for f in uforms]
+        ranges = [aux.range_memo(f) for f in uforms]
         shape = tuple(hi - lo + 1 for lo, hi in ranges)
         if any(x <= 0 for x in shape):
             raise self._fail("a joint constraint")
@@ -928,7 +926,7 @@ class DealKnowledge:
             if d not in keep:
                 ok = np.take(ok, 0, axis=d)
         pred = _Pred(tuple(uforms[d] for d in keep), tuple(ranges[d][0] for d in keep), ok)
-        return self._shrink(pred)
+        return self._shrink(pred, aux)
 
     def _fold(self, f: _Form) -> _Form:
         """Canonical form: known cells in the offset, each column written shortest.
@@ -938,19 +936,31 @@ class DealKnowledge:
         most common coefficient can be moved into the offset; a form covering
         a whole column becomes a constant.
         """
-        aux = self._aux()
-        got = aux.folds.get(f)
-        if got is None:
-            got = aux.folds[f] = aux.fold(f)
-        return got
+        return self._aux().fold_memo(f)
 
-    def _shrink(self, p: _Pred) -> _Pred | None:
-        """Restrict a table to the possible values; drop forms that are constant."""
-        forms = [self._fold(f) for f in p.forms]
+    def _shrink(self, p: _Pred, aux: _Aux | None = None) -> _Pred | None:
+        """Restrict a table to the possible values; drop forms that are constant.
+
+        ``aux`` is this state's :meth:`_aux` when the caller has it already.
+        """
+        if aux is None:
+            aux = self._aux()
+        forms = [aux.fold_memo(f) for f in p.forms]
         # folding moves known cells into the offsets; form values are unchanged
         table = p.table
         low = list(p.low)
-        ranges = [self._form_range(f) for f in forms]
+        ranges = [aux.range_memo(f) for f in forms]
+        shape = table.shape
+        if all(
+            rlo == low[d] and rhi - rlo + 1 == shape[d] > 1 for d, (rlo, rhi) in enumerate(ranges)
+        ):
+            # the table's box is exactly the possible values: nothing to cut
+            if not table.any():
+                raise self._fail("a joint constraint")
+            if table.all():
+                return None
+            new_forms = tuple(forms)
+            return p if new_forms == p.forms else _Pred(new_forms, p.low, table)
         sl = []
         new_low = []
         for d, (rlo, rhi) in enumerate(ranges):
@@ -1010,8 +1020,9 @@ class DealKnowledge:
         if (lo.sum(1) > cp).any() or (hi.sum(1) < cp).any():
             raise self._fail("the card counts")
         preds = []
+        aux = self._aux() if self._preds else None
         for p in self._preds:
-            q = self._shrink(p)
+            q = self._shrink(p, aux)
             if q is not None:
                 preds.append(q)
         self._preds = preds
@@ -1375,6 +1386,20 @@ class _Aux:
         self.size = list(size)
         self.folds: dict[_Form, _Form] = {}
         self.ranges: dict[_Form, tuple[int, int]] = {}
+
+    def fold_memo(self, f: _Form) -> _Form:
+        """:meth:`fold`, memoised on this state."""
+        got = self.folds.get(f)
+        if got is None:
+            got = self.folds[f] = self.fold(f)
+        return got
+
+    def range_memo(self, f: _Form) -> tuple[int, int]:
+        """:meth:`form_range`, memoised on this state."""
+        got = self.ranges.get(f)
+        if got is None:
+            got = self.ranges[f] = self.form_range(f)
+        return got
 
     def fold(self, f: _Form) -> _Form:
         fixed, lo = self.fixed, self.lo
