@@ -174,7 +174,7 @@ class _BBView:
             for a in actions:
                 st._apply_action(a)
                 st._history.append(a)
-        if st.information_state_string(seat) != "\n".join(str(o) for o in obs):
+        if st._observations[seat] != list(obs):
             raise InconsistentKnowledgeError(
                 f"BoerenBridge: a replayed world does not match P{seat}'s observations"
             )
@@ -306,6 +306,10 @@ def resampler(
         out = SpielState(state.get_game(), world)
         if state.current_player() == player:
             out._selection = state.selection()
+        # the world's stream for ``player`` is the state's: so is its text, if known
+        known = state.__dict__.get("_texts", {}).get(player)
+        if known is not None and known[0] == len(world._observations[player]):
+            out.__dict__["_texts"] = {player: known}
         return out
 
     return resample
@@ -346,10 +350,13 @@ class RolloutEvaluator:
                 if cur == TERMINAL or steps >= self.max_steps:
                     break
                 if cur == CHANCE:
-                    st.apply_action(sample_chance(st, self.rng))
+                    action = sample_chance(st, self.rng)
                 else:
                     legal = st.legal_actions(cur)
-                    st.apply_action(legal[self.rng.randrange(len(legal))])
+                    action = legal[self.rng.randrange(len(legal))]
+                # drawn from the engine's own outcomes and legal actions: no re-check
+                st._apply_action(action)
+                st._history.append(action)
                 steps += 1
             total += np.asarray(_cutoff_value(st), dtype=float)
         return total / self.rollouts
