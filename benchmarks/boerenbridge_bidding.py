@@ -11,7 +11,9 @@ sampler, :class:`games.openspiel.ismcts.ISMCTSBot`, with
 ``--simulations`` simulations), on the same deal with the same opponent seeds,
 so the differences between the bots are paired.  ``ismcts`` may also be one of
 ``--bots``: ``--bots ismcts,selfish-play --opponents ismcts`` compares a bot
-with IS-MCTS in its seat, hand by hand.
+with IS-MCTS in its seat, hand by hand.  A bot written ``A+B`` guesses as ``A``
+and plays its cards as ``B`` (``ismcts+selfish-play``, ``selfish-play+ismcts``):
+the swaps show how much of a difference the guess makes and how much the play.
 
 Reported per bot: mean guess, mean tricks taken, the share of guesses of 0,
 the shares of hands over / under / on its guess, the mean round score with a
@@ -84,7 +86,35 @@ class Timed(Bot):
         return action
 
 
+class Swap(Bot):
+    """Guesses as ``bidder`` and plays its cards as ``player`` (both follow every
+    observation of the seat, so each decides from its own up-to-date view)."""
+
+    def __init__(self, bidder: Bot, player: Bot):
+        super().__init__(bidder.seed)
+        self.bidder, self.player = bidder, player
+        self.name = f"{bidder.name}+{player.name}"
+
+    def restart(self, game: Any, seat: int) -> None:
+        super().restart(game, seat)
+        self.bidder.restart(game, seat)
+        self.player.restart(game, seat)
+
+    def inform(self, observation: Any) -> None:
+        self.bidder.inform(observation)
+        self.player.inform(observation)
+
+    def step(self, legal_actions: Sequence[int]) -> int:
+        from games.boerenbridge import GUESS_BASE
+
+        guessing = legal_actions[0] >= GUESS_BASE
+        return (self.bidder if guessing else self.player).step(legal_actions)
+
+
 def opponent(name: str, seed: int, simulations: int) -> Bot:
+    if "+" in name:  # "A+B": A guesses, B plays the cards
+        bidder, player = name.split("+", 1)
+        return Swap(opponent(bidder, seed, simulations), opponent(player, seed, simulations))
     if name == "ismcts":
         from games.openspiel.ismcts import ISMCTSBot
 
