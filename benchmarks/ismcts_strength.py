@@ -1,4 +1,4 @@
-"""Strength against OpenSpiel's IS-MCTS: our best BS bot and our BoerenBridge sampling bot.
+"""Strength against OpenSpiel's IS-MCTS: our best BS bot and our best BoerenBridge bot.
 
 Every game seats two of our bots and two IS-MCTS bots (``games.openspiel``,
 worlds drawn by the exact deal sampler from the seat's observations) in
@@ -8,9 +8,11 @@ alternating seats, swapped from one game to the next:
   by one seat (or nobody at the round cap).  Reported: each side's win rate
   and the mean per-game difference (our wins minus IS-MCTS wins, in -1..1).
 * ``--game boerenbridge``: BoerenBridge (variant ``--variant``, default
-  ``lamas``: five hands), ``sampling`` against ``ismcts``.  Reported: the mean
+  ``lamas``: five hands), ``selfish-play`` against ``ismcts``.  Reported: the mean
   per-game difference of the two sides' average scores, per game and per hand.
 
+``--ours`` seats another bot of ours.  Single BoerenBridge hands paired on
+identical deals, with IS-MCTS in our bot's seat: ``benchmarks/boerenbridge_bidding.py``.
 Intervals are 95% normal intervals over games.  IS-MCTS runs
 ``--simulations`` simulations per search (default 100, the bot's default);
 ``--equal-time`` first measures our bot's seconds per decision and IS-MCTS's
@@ -44,7 +46,8 @@ from tqdm import tqdm  # noqa: E402
 from games.base import Bot, load_game, make_bot, play_game  # noqa: E402
 from games.openspiel.ismcts import ISMCTSBot  # noqa: E402
 
-OURS = {"bs": "probabilistic", "boerenbridge": "sampling"}
+OURS = {"bs": "probabilistic", "boerenbridge": "selfish-play"}
+BEFORE = {"bs": "probabilistic", "boerenbridge": "sampling"}  # our bots in older result files
 
 
 class Timed(Bot):
@@ -90,6 +93,7 @@ def play_one(game: Any, name: str, index: int, seed: int, simulations: int) -> d
         "seconds": [b.seconds for b in bots],
         "decisions": [b.decisions for b in bots],
         "simulations": simulations,
+        "ours": OURS[name],
     }
 
 
@@ -157,6 +161,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--game", choices=sorted(OURS), default="bs")
     ap.add_argument("--variant", default=None)
+    ap.add_argument("--ours", default=None, help="our bot (default: the game's best)")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--simulations", type=int, default=100)
     ap.add_argument("--equal-time", action="store_true")
@@ -166,6 +171,8 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     name = args.game
+    if args.ours:
+        OURS[name] = args.ours
     if name == "bs":
         game = load_game("bs", variant=args.variant or "koth", max_rounds=args.max_rounds)
         hands = 1
@@ -181,7 +188,12 @@ def main() -> None:
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if rec.get("simulations") == sims and rec.get("game", -1) < args.games:
+            ours = rec.get("ours", BEFORE[name])  # records of before --ours name no bot
+            if (
+                rec.get("simulations") == sims
+                and ours == OURS[name]
+                and rec.get("game", -1) < args.games
+            ):
                 recs.append(rec)
     done = {r["game"] for r in recs}
     todo = [i for i in range(args.games) if i not in done]
