@@ -115,6 +115,114 @@ def _kind_options(
     return arr, np.asarray(w, dtype=object if exact else np.float64)
 
 
+def _mask_chain(weight: dict[tuple[int, ...], int]) -> list[tuple[int, ...]]:
+    """The heaviest chain of nested masks (each a strict subset of the one before).
+
+    Kinds with no lower bound and no binding cap in the locations with
+    unknown cards, grouped by the locations they may lie in (their mask), are
+    summed in closed form at the end of the programme.  Classes whose masks
+    nest, ``M_0 ⊋ M_1 ⊋ …``, have one: the locations in ``M_0`` but not in
+    ``M_1`` take their cards from class 0 alone, so given every location's
+    count ``v_l`` the labelled copies are placed by choosing, class after
+    class, which of the copies still to place go to the locations only the
+    wider masks reach:
+
+    ``prod_g pool_g! / (prod_l v_l! * prod_{g>0} rest_g!)``
+
+    with ``pool_0`` the copies of class 0, ``rest_g`` the copies of
+    ``pool_{g-1}`` not placed in ``M_{g-1} - M_g`` and
+    ``pool_g = rest_g + copies of class g`` (a multinomial for one class).
+    Every other class stays a block of its own.
+
+    Examples
+    --------
+    >>> _mask_chain({(1, 1, 1): 6, (1, 0, 1): 10, (0, 1, 1): 4, (0, 0, 1): 2})
+    [(1, 1, 1), (1, 0, 1), (0, 0, 1)]
+    """
+    masks = sorted(weight, key=lambda m: -sum(m))
+    best: dict[tuple[int, ...], tuple[int, tuple[int, ...] | None]] = {}
+    for m in masks:
+        wider = [p for p in best if p != m and all(a >= b for a, b in zip(p, m, strict=True))]
+        up = max(wider, key=lambda p: best[p][0], default=None)
+        best[m] = (weight[m] + (best[up][0] if up is not None else 0), up)
+    end: tuple[int, ...] | None = max(masks, key=lambda m: best[m][0])
+    out: list[tuple[int, ...]] = []
+    while end is not None:
+        out.append(end)
+        end = best[end][1]
+    return out[::-1]
+
+
+class _Residuals:
+    """A constraint's table while its forms' values become final, one group at a time.
+
+    The enumeration of a component places its kinds one after another; a
+    form's value is final once its last kind is placed.  Rather than carry
+    final values to the end, each state keeps the index of the table that
+    remains of the constraint over its other forms (the table sliced at the
+    final values).  States whose remaining tables are equal merge, and a
+    state whose table accepts nothing is dropped at once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from games.deal.forms import _Form, _Pred
+    >>> t = np.array([[False, True], [True, True]])        # x + y >= 1 on {0, 1}^2
+    >>> r = _Residuals(_Pred((_Form(()), _Form(())), (0, 0), t))
+    >>> r.read(np.array([0, 0]), [0], np.array([[0], [1]])).tolist()
+    [0, 1]
+    >>> [x.tolist() for x in r.tables]                     # y >= 1, and anything
+    [[False, True], [True, True]]
+    >>> r.read(np.array([0, 0, 1]), [1], np.array([[0], [1], [0]])).tolist()
+    [-1, 0, 0]
+    >>> r.closed()
+    True
+    """
+
+    __slots__ = ("low", "left", "tables")
+
+    def __init__(self, pred: _Pred):
+        self.low = list(pred.low)
+        #: the forms (their indices in the constraint) the tables are over
+        self.left = list(range(len(pred.forms)))
+        self.tables: list[np.ndarray] = [pred.table]
+
+    def read(self, ids: np.ndarray, forms: list[int], values: np.ndarray) -> np.ndarray:
+        """The table indices after reading ``values`` (rows) of ``forms`` in tables ``ids``.
+
+        ``-1`` where the remaining table would accept nothing.
+        """
+        axes = [self.left.index(fi) for fi in forms]
+        idx = values - np.asarray([self.low[fi] for fi in forms], dtype=np.int64)
+        uniq, inv = _unique_rows(np.concatenate([ids[:, None], idx], axis=1))
+        tables: list[np.ndarray] = []
+        seen: dict[tuple[tuple[int, ...], bytes], int] = {}
+        out = np.full(len(uniq), -1, dtype=np.int64)
+        for u, row in enumerate(uniq.tolist()):
+            t = self.tables[row[0]]
+            sel: list[Any] = [slice(None)] * t.ndim
+            for ax, x in zip(axes, row[1:], strict=True):
+                if not 0 <= x < t.shape[ax]:
+                    break
+                sel[ax] = x
+            else:
+                sub = t[tuple(sel)]
+                if sub.any():
+                    key = (sub.shape, np.ascontiguousarray(sub).tobytes())
+                    got = seen.get(key)
+                    if got is None:
+                        got = seen[key] = len(tables)
+                        tables.append(sub)
+                    out[u] = got
+        self.tables = tables
+        self.left = [fi for fi in self.left if fi not in forms]
+        return out[inv]
+
+    def closed(self) -> bool:
+        """Whether every form's value was read (the table is a single truth value)."""
+        return not self.left
+
+
 class _Block:
     """One group of kinds processed together: its terms over location usage."""
 
@@ -317,10 +425,18 @@ class _Counting:
                 free_groups.setdefault(tuple(int(c > 0) for c in row), []).append(k)
         self.free: list[int] = []
         self.free_mask: tuple[int, ...] = ()
+        #: The closed-form classes ``(mask, residual copies)``, widest mask first.
+        self.free_chain: list[tuple[tuple[int, ...], int]] = []
         if free_groups:
-            best = max(free_groups, key=lambda m: sum(int(copies[k]) for k in free_groups[m]))
-            self.free = free_groups[best]
-            self.free_mask = best
+            weight = {m: sum(int(copies[k]) for k in ks) for m, ks in free_groups.items()}
+            if moments or stages:
+                # marginals and sampling read one multinomial class
+                chosen = [max(free_groups, key=lambda m: weight[m])]
+            else:
+                chosen = _mask_chain(weight)
+            self.free = [k for m in chosen for k in free_groups[m]]
+            self.free_mask = chosen[0]
+            self.free_chain = [(m, sum(int(r[k]) for k in free_groups[m])) for m in chosen]
         free_set = set(self.free)
         self.r = r
         if not distinct:
@@ -354,6 +470,11 @@ class _Counting:
                 self.zero = True
                 continue
             self.blocks.append(blk)
+        if not (moments or stages):
+            # a count reads the first two backward tables at a few cells only
+            # (see ``_run``): the blocks with the most terms go there
+            first = 0 if self.query_block is None else 1
+            self.blocks[first:] = sorted(self.blocks[first:], key=lambda b: -len(b.w))
         self._run()
 
     # ------------------------------------------------------------ enumeration
@@ -578,14 +699,21 @@ class _Counting:
         ks = order
         pos = {k: i for i, k in enumerate(ks)}
         is_q = [qpred is not None and q.table is qpred.table for q, _ in cons]
-        close_at = [max(pos[k] for k in m) if m else -1 for m in members]
-        # columns of the open constraints' forms
-        cols: list[tuple[int, int]] = []  # (constraint index, form index)
+        # the stage at which each form's last kind is placed (its value is final)
+        done_at = [[max((pos[k] for k in c), default=0) for c in contrib] for _, contrib in cons]
+        # columns: a form still collecting values (ci, fi), or a constraint's
+        # residual table (ci, -1): the index of its table over the forms not
+        # yet final, after the final values were read off (see ``_Residuals``)
+        cols: list[tuple[int, int]] = []
+        res: dict[int, _Residuals] = {}
         for ci, (q, _) in enumerate(cons):
+            if not is_q[ci]:
+                res[ci] = _Residuals(q)
+                cols.append((ci, -1))
             for fi in range(len(q.forms)):
                 cols.append((ci, fi))
-        fv = np.asarray([[cons[ci][0].forms[fi].offset for ci, fi in cols]], dtype=np.int64)
-        fv = fv.reshape(1, len(cols))
+        first = [0 if fi < 0 else cons[ci][0].forms[fi].offset for ci, fi in cols]
+        fv = np.asarray([first], dtype=np.int64).reshape(1, len(cols))
         alloc = np.zeros((1, La), dtype=np.int64)
         w = np.asarray([1 if exact else 1.0], dtype=dt)
         nk = len(ks)
@@ -599,7 +727,7 @@ class _Counting:
             opt_arr, ow = self._options(k)
             ofv = np.zeros((len(opt_arr), len(cols)), dtype=np.int64)
             for j, (ci, fi) in enumerate(cols):
-                v = cons[ci][1][fi].get(k)
+                v = cons[ci][1][fi].get(k) if fi >= 0 else None
                 if v is not None:
                     ofv[:, j] = opt_arr @ v
             S, n_o = len(alloc), len(opt_arr)
@@ -614,22 +742,31 @@ class _Counting:
             if len(p_idx) == 0:
                 return None
             f_e = fv[p_idx] + ofv[o_idx]
-            # constraints whose last kind this is: filter, then forget their values
-            closing = [ci for ci in range(len(cons)) if close_at[ci] == i and not is_q[ci]]
-            if closing:
+            # forms whose last kind this is: read their values into the
+            # residual tables, drop the edges whose table accepts nothing
+            final = {
+                ci: [
+                    j
+                    for j, (c2, fi) in enumerate(cols)
+                    if c2 == ci and fi >= 0 and done_at[ci][fi] == i
+                ]
+                for ci in res
+            }
+            final = {ci: js for ci, js in final.items() if js}
+            if final:
                 keep_e = np.ones(len(p_idx), dtype=bool)
-                for ci in closing:
-                    js = [j for j, (c2, _) in enumerate(cols) if c2 == ci]
-                    keep_e &= cons[ci][0].accept(f_e[:, js])
-                p_idx, o_idx, a_e, f_e = (
-                    p_idx[keep_e],
-                    o_idx[keep_e],
-                    a_e[keep_e],
-                    f_e[:, :][keep_e],
-                )
+                for ci, js in final.items():
+                    jt = cols.index((ci, -1))
+                    fis = [cols[j][1] for j in js]
+                    new_id = res[ci].read(f_e[:, jt], fis, f_e[:, js])
+                    keep_e &= new_id >= 0
+                    f_e[:, jt] = new_id
+                p_idx, o_idx, a_e, f_e = p_idx[keep_e], o_idx[keep_e], a_e[keep_e], f_e[keep_e]
                 if len(p_idx) == 0:
                     return None
-                remain = [j for j, (c2, _) in enumerate(cols) if c2 not in closing]
+                gone = {j for js in final.values() for j in js}
+                gone |= {cols.index((ci, -1)) for ci in final if res[ci].closed()}
+                remain = [j for j in range(len(cols)) if j not in gone]
                 cols = [cols[j] for j in remain]
                 f_e = f_e[:, remain]
             w_e = w[p_idx] * ow[o_idx]
@@ -643,13 +780,16 @@ class _Counting:
                 keys = np.concatenate([a_e, f_e], axis=1)
                 uniq, child = _unique_rows(keys)
             n_new = len(uniq)
-            w_new = np.zeros(n_new, dtype=dt)
-            m_new = np.zeros((n_new, nk if need_mom else 0, La), dtype=dt)
             if exact:
+                w_new = np.zeros(n_new, dtype=dt)
                 w_new[:] = 0
-                m_new[...] = 0
-            np.add.at(w_new, child, w_e)
+                np.add.at(w_new, child, w_e)
+            else:
+                w_new = np.bincount(child, weights=w_e, minlength=n_new)
+            m_new = np.zeros((n_new, nk if need_mom else 0, La), dtype=dt)
             if need_mom:
+                if exact:
+                    m_new[...] = 0
                 np.add.at(m_new, child, m_e)
             if self.need_stages:
                 stages.append((p_idx, o_idx, child, w_e, opt_arr))
@@ -703,11 +843,12 @@ class _Counting:
         zero_t = np.zeros(shape, dtype=dt)
         if exact:
             zero_t[...] = 0
-        # terminal table: the free class in closed form (a multinomial)
+        # terminal table: the free classes in closed form (see ``_mask_chain``)
         term = zero_t.copy()
         ls_term = 0.0
         if self.free:
-            total = sum(int(self.r[k]) for k in self.free)
+            chain = self.free_chain
+            total = sum(n for _, n in chain)
             grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
             v = self.s_act[:, None] - grids
             if La:
@@ -718,6 +859,17 @@ class _Counting:
                     valid &= v[i] == 0
             if not La:
                 valid &= total == 0
+            # pools[g]: the copies still to place when class g joins (the copies of
+            # the classes before it that avoided the locations they alone reach,
+            # plus its own); rests[g]: those of them left for the narrower masks
+            pools: list[Any] = [chain[0][1]]
+            rests: list[Any] = []
+            for g in range(1, len(chain)):
+                alone = [i for i in range(La) if chain[g - 1][0][i] and not chain[g][0][i]]
+                rest = pools[-1] - v[alone].sum(axis=0)
+                valid &= rest >= 0
+                rests.append(rest)
+                pools.append(rest + chain[g][1])
             flat = term.reshape(-1)
             if exact:
                 fact = [math.factorial(i) for i in range(total + 1)]
@@ -725,10 +877,23 @@ class _Counting:
                     den = 1
                     for x in v[:, j]:
                         den *= fact[int(x)]
-                    flat[j] = fact[total] // den
+                    num = fact[total]
+                    if rests:
+                        num = fact[chain[0][1]]
+                        for pool in pools[1:]:
+                            num *= fact[int(pool[j])]
+                        for rest in rests:
+                            den *= fact[int(rest[j])]
+                    flat[j] = num // den
             else:
                 lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
                 logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
+                if rests:
+                    logw = lf[chain[0][1]] - lf[np.clip(v, 0, total)].sum(axis=0)
+                    for pool in pools[1:]:
+                        logw = logw + lf[np.clip(pool, 0, total)]
+                    for rest in rests:
+                        logw = logw - lf[np.clip(rest, 0, total)]
                 if valid.any():
                     ls_term = float(logw[valid].max())
                     flat[valid] = np.exp(logw[valid] - ls_term)
