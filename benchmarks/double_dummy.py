@@ -98,8 +98,11 @@ def stats(times: list[float]) -> list[object]:
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("no move ordering", [("        if len(cards) > 1:\n            if pos == 0:",
-                           "        if False:\n            if pos == 0:")]),
+    ("no move ordering", [("            if len(reps) > 1 and not (", "            if False and not ("),
+                          ("            if len(cards) > 1:\n                if pos == 0:",
+                           "            if False:\n                if pos == 0:")]),
+    ("no trump-trick bounds", [("        if has_trump and (allc >> tshift) & 0xFF:\n",
+                                "        if False:\n")]),
     ("no equivalent-card moves", [("                    if prev_in:\n                        highs[-1] = b",
                                    "                    if False:\n                        highs[-1] = b")]),
     ("no partition search", [("        pattern = full & relm\n",

@@ -31,8 +31,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
 * per entry, bounds on the largest lower bound and the smallest upper bound
   the side can force, and the intervals proved or refuted (a forced interval
   forces every wider one, a refuted one every narrower one);
-* sure tricks as bounds (the top trumps of one hand, the tricks a leader can
-  cash from the top);
+* sure tricks as bounds: trump tricks both ways (each trump wins its trick
+  unless a higher trump of the other team falls on it, and each of those falls
+  on one trick only), and the tricks a leader can cash from the top;
 * move ordering (cheapest winning card, highest losing card, cashing top
   cards) and the last trick evaluated directly.
 
@@ -131,6 +132,41 @@ for _r in range(256):
             _m |= _t
             _x ^= _t
         _TOPJ[_r << 4 | _j] = _m
+
+
+#: ``_LOW_CARDS[s][R << 8 | h]``: the card ids of suit ``s`` of ``_LOW[R << 8 | h]``.
+_LOW_CARDS = [[tuple(8 * s + x for x in t) for t in _LOW] for s in range(4)]
+
+
+def _build_trump_bound() -> list[tuple[int, int]]:
+    """``_TRUMP_BOUND[A << 8 | B]`` for disjoint 8-bit trump masks: the tricks
+    the trumps ``A`` of one hand take whatever happens when the trumps ``B`` are
+    the others' that can beat them -- ``max_j (j - |B above A's j-th highest|)``
+    -- and the bit of the lowest trump of ``A`` that the count looks at (0 when
+    it is 0)."""
+    table = [(0, 0)] * 65536
+    for a in range(256):
+        rest = 0xFF ^ a
+        b = rest
+        while True:
+            best, bit = 0, 0
+            j = 0
+            for rank in range(7, -1, -1):
+                if a >> rank & 1:
+                    j += 1
+                    v = j - (b >> (rank + 1)).bit_count()
+                    if v > best:
+                        best, bit = v, 1 << rank
+            table[a << 8 | b] = (best, bit)
+            if b == 0:
+                break
+            b = (b - 1) & rest
+    return table
+
+
+_TRUMP_BOUND = _build_trump_bound()
+#: ``_LENS[x]``: the number of bits in each byte of the 16-bit ``x``, 4 bits each.
+_LENS = [(x & 0xFF).bit_count() | (x >> 8).bit_count() << 4 for x in range(65536)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +427,13 @@ def _make_search(
     low_t = _LOW
     high_t = _HIGH
     topj = _TOPJ
+    seat_lens = _LENS
+    low_cards = _LOW_CARDS
+    trump_bound = _TRUMP_BOUND
+    side_seats = tuple(q for q in range(n) if side_bits >> q & 1)
+    opp_seats = tuple(q for q in range(n) if not side_bits >> q & 1)
+    single = len(side_seats) == 1
+    side_seat = side_seats[0]
     has_trump = trump is not None
     tsuit = trump if trump is not None else -1
     tmask = (0xFF << (8 * trump)) if trump is not None else 0
@@ -448,6 +491,62 @@ def _make_search(
                 q += lim
         return q, rel
 
+    def describe_any(hands: list[int], allc: int, leader: int) -> tuple[int, int]:
+        """The compressed suits (8 bits a hand and suit, suit by suit) and the
+        bucket key: the leader and every hand's suit lengths."""
+        full = 0
+        lens = leader
+        for sh in suit_shifts:
+            r = ((allc >> sh) & 0xFF) << 8
+            for h in hands:
+                c = pext[r | ((h >> sh) & 0xFF)]
+                full = (full << 8) | c
+                lens = (lens << 4) | c.bit_count()
+        return full, lens
+
+    def describe_4(hands: list[int], allc: int, leader: int) -> tuple[int, int]:
+        """:func:`describe_any` written out for four hands (the common case)."""
+        h0, h1, h2, h3 = hands
+        r = (allc & 0xFF) << 8
+        full = (
+            pext[r | (h0 & 0xFF)] << 24
+            | pext[r | (h1 & 0xFF)] << 16
+            | pext[r | (h2 & 0xFF)] << 8
+            | pext[r | (h3 & 0xFF)]
+        )
+        r = (allc >> 8 & 0xFF) << 8
+        full = (
+            full << 32
+            | pext[r | (h0 >> 8 & 0xFF)] << 24
+            | pext[r | (h1 >> 8 & 0xFF)] << 16
+            | pext[r | (h2 >> 8 & 0xFF)] << 8
+            | pext[r | (h3 >> 8 & 0xFF)]
+        )
+        r = (allc >> 16 & 0xFF) << 8
+        full = (
+            full << 32
+            | pext[r | (h0 >> 16 & 0xFF)] << 24
+            | pext[r | (h1 >> 16 & 0xFF)] << 16
+            | pext[r | (h2 >> 16 & 0xFF)] << 8
+            | pext[r | (h3 >> 16 & 0xFF)]
+        )
+        r = (allc >> 24) << 8
+        full = (
+            full << 32
+            | pext[r | (h0 >> 24)] << 24
+            | pext[r | (h1 >> 24)] << 16
+            | pext[r | (h2 >> 24)] << 8
+            | pext[r | (h3 >> 24)]
+        )
+        lens = seat_lens[h0 & 0xFFFF] | seat_lens[h0 >> 16] << 8
+        lens = lens << 16 | seat_lens[h1 & 0xFFFF] | seat_lens[h1 >> 16] << 8
+        lens = lens << 16 | seat_lens[h2 & 0xFFFF] | seat_lens[h2 >> 16] << 8
+        lens = lens << 16 | seat_lens[h3 & 0xFFFF] | seat_lens[h3 >> 16] << 8
+        lens = lens << 3 | leader
+        return full, lens
+
+    describe = describe_4 if n == 4 else describe_any
+
     def force(hands: list[int], leader: int, lo: int, hi: int, rem: int) -> tuple[bool, int]:
         if lo < 0:
             lo = 0
@@ -485,50 +584,42 @@ def _make_search(
         for h in hands:
             allc |= h
         extra = 0
-        if has_trump:
-            r = allc & tmask
-            if r:
-                top = 1 << (r.bit_length() - 1)
-                for holder in seats:
-                    if hands[holder] & top:
-                        break
-                hh = hands[holder]
-                k = 0
-                while r:
-                    t = 1 << (r.bit_length() - 1)
-                    if not hh & t:
-                        break
-                    k += 1
-                    extra |= t
-                    r ^= t
-                if side_bits >> holder & 1:
-                    # the side takes k tricks with its top trumps whatever happens
-                    if k > hi:
-                        return False, extra
-                    if k >= lo:
-                        if hi == rem:
-                            return True, extra
-                        lo = 0
-                    else:
-                        extra = 0
-                else:
-                    if rem - k < lo:
-                        return False, extra
-                    if rem - k <= hi:
-                        if lo == 0:
-                            return True, extra
-                        hi = rem
-                    else:
-                        extra = 0
+        if has_trump and (allc >> tshift) & 0xFF:
+            # trump tricks both ways: each trump wins its trick unless a higher
+            # trump of the other team falls on it, and each such trump does so once
+            if single:
+                st = (hands[side_seat] >> tshift) & 0xFF
+                sure, b = trump_bound[st << 8 | ((allc >> tshift) & 0xFF ^ st)]
+            else:
+                st = 0
+                for q in side_seats:
+                    st |= hands[q]
+                st = (st >> tshift) & 0xFF
+                sure = b = 0
+                ot = (allc >> tshift) & 0xFF ^ st
+                for q in side_seats:
+                    v, bq = trump_bound[((hands[q] >> tshift) & 0xFF) << 8 | ot]
+                    if v > sure:
+                        sure, b = v, bq
+            if sure > hi:
+                return False, b << tshift
+            lost = lb = 0
+            for q in opp_seats:
+                v, bq = trump_bound[((hands[q] >> tshift) & 0xFF) << 8 | st]
+                if v > lost:
+                    lost, lb = v, bq
+            if rem - lost < lo:
+                return False, lb << tshift
+            if lo and sure >= lo:
+                lo = 0
+                extra = b << tshift
+            if hi < rem and rem - lost <= hi:
+                hi = rem
+                extra |= lb << tshift
+            if extra and lo == 0 and hi == rem:
+                return True, extra
         # the position's description: compressed suits and suit lengths
-        full = 0
-        lens = leader
-        for sh in suit_shifts:
-            r = ((allc >> sh) & 0xFF) << 8
-            for h in hands:
-                c = pext[r | ((h >> sh) & 0xFF)]
-                full = (full << 8) | c
-                lens = (lens << 4) | c.bit_count()
+        full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
         bucket = tt.get(lens)
         if bucket is None:
@@ -637,59 +728,80 @@ def _make_search(
         chooser = or_bits >> p & 1
         win_mode = lo > 0  # everybody's aim: the side wants tricks, the others deny them
         # ---- representative moves, ordered
-        if pos and (h >> (8 * led)) & 0xFF:
-            sh = 8 * led
-            reps = low_t[(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
-            cards = [sh + x for x in reps]
+        sh = 8 * led
+        if pos and (h >> sh) & 0xFF:
+            # following suit: the runs' lowest cards, ascending
+            reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
+            cards: Sequence[int] = reps
             move_suits: tuple[int, ...] = (sh,)
+            if len(reps) > 1 and not (win_mode and (side_bits >> wseat & 1) == mine):
+                # the cards that lose to the winner so far, then those that beat it
+                k = 0
+                if wcard >> 3 == led:
+                    for c in reps:
+                        if c > wcard:
+                            break
+                        k += 1
+                else:
+                    k = len(reps)
+                if win_mode:  # cheapest winner first, then low losers
+                    cards = reps[k:] + reps[:k]
+                else:  # the highest card that loses first
+                    cards = reps[:k][::-1] + reps[k:][::-1]
         else:
             cards = []
-            for sh in suit_shifts:
-                hs = (h >> sh) & 0xFF
+            for i in (0, 1, 2, 3):
+                hs = (h >> (8 * i)) & 0xFF
                 if hs:
-                    for x in low_t[(((allc >> sh) & 0xFF) << 8) | hs]:
-                        cards.append(sh + x)
+                    cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
             move_suits = suit_shifts
-        if len(cards) > 1:
-            if pos == 0:
-                if win_mode:
-                    # cash the top card of each suit first, then high to low
-                    keyed = [
-                        ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7)) << 5
-                        | c
-                        for c in cards
-                    ]
-                    keyed.sort(reverse=True)
+            if len(cards) > 1:
+                if pos == 0:
+                    if win_mode:
+                        # cash the top card of each suit first, then high to low
+                        keyed = [
+                            ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7))
+                            << 5
+                            | c
+                            for c in cards
+                        ]
+                        keyed.sort(reverse=True)
+                    else:
+                        keyed = [
+                            ((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards
+                        ]
+                        keyed.sort()
                 else:
-                    keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
-                    keyed.sort()
-            else:
-                wsuit = wcard >> 3
-                good_team = mine if win_mode else 1 - mine
-                good_now = (side_bits >> wseat & 1) == good_team
-                keyed = []
-                if win_mode and not good_now:
-                    # cheapest winner first, then low losers
-                    for c in cards:
-                        cs = c >> 3
-                        beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                        keyed.append(
-                            ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c
-                        )
-                    keyed.sort()
-                elif win_mode:
-                    keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
-                    keyed.sort()
-                else:
-                    # get rid of the highest card that loses, then the rest
-                    for c in cards:
-                        cs = c >> 3
-                        beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                        keyed.append(
-                            ((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c
-                        )
-                    keyed.sort(reverse=True)
-            cards = [k & 31 for k in keyed]
+                    wsuit = wcard >> 3
+                    good_team = mine if win_mode else 1 - mine
+                    good_now = (side_bits >> wseat & 1) == good_team
+                    keyed = []
+                    if win_mode and not good_now:
+                        # cheapest winner first, then low losers
+                        for c in cards:
+                            cs = c >> 3
+                            beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                            keyed.append(
+                                ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5
+                                | c
+                            )
+                        keyed.sort()
+                    elif win_mode:
+                        keyed = [
+                            ((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards
+                        ]
+                        keyed.sort()
+                    else:
+                        # get rid of the highest card that loses, then the rest
+                        for c in cards:
+                            cs = c >> 3
+                            beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                            keyed.append(
+                                ((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5
+                                | c
+                            )
+                        keyed.sort(reverse=True)
+                cards = [k & 31 for k in keyed]
         last = pos == n - 1
         nxt = pos + 1
         acc = 0
