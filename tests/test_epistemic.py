@@ -9,7 +9,9 @@ formulas about the cards the exact counting of :mod:`games.deal`.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -35,9 +37,16 @@ from games.epistemic import (
 from games.epistemic.symbolic import law_width, simplify_steps
 from games.epistemic.updates import apply_update, initial_model
 from games.errors import IllegalActionError, InvalidParameterError
-from kripke import holds, parse
-from kripke.errors import KripkeError, ParseError, UnknownAgentError, UnknownAtomError
+from kripke import holds, parse, truth_set
+from kripke.errors import (
+    KripkeError,
+    ParseError,
+    SizeLimitError,
+    UnknownAgentError,
+    UnknownAtomError,
+)
 from kripke.formulas import (
+    TOP,
     And,
     Announce,
     AnnounceDiamond,
@@ -197,8 +206,9 @@ def test_del_updates_agree_with_the_enumeration(seed):
 @example(seed=20249593, copies=True)
 def test_first_order_knowledge_and_counts_agree_with_deal_counting(seed, copies):
     """Every agent's number of possible deals, its knowledge of propositional card
-    formulas and (decks without copies) its exact probabilities equal those of the
-    counting module games.deal."""
+    formulas and its exact probabilities equal those of the counting module
+    games.deal: distinct deals counted, probabilities over physical arrangements
+    (with copies too)."""
     h = random_history(seed, copies=copies)
     ds = to_deal_state(h)
     if ds is None:
@@ -213,8 +223,67 @@ def test_first_order_knowledge_and_counts_agree_with_deal_counting(seed, copies)
             x, y = (Atom("has", tuple(rng.choice(plain)[4:-1].split(", "))) for _ in range(2))
             f = Or((x, Not(y))) if rng.random() < 0.5 else And((x, y))
             assert gk.knows(a, f) == kn.knows(f), (seed, a, str(f))
-            if all(c == 1 for c in h.deck.copies):
-                assert gk.probability(a, f) == kn.probability_of(f, exact=True)
+            assert gk.probability(a, f) == kn.probability_of(f, exact=True), (seed, a, str(f))
+
+
+def explicit_probability(h: CardHistory, pm, seat: str, f) -> tuple[int, int, Fraction]:
+    """On the enumerated model: the seat's number of distinct deals, of physical
+    arrangements, and its probability of ``f`` (every deal weighs its arrangements,
+    shared equally among the seat's worlds with that deal)."""
+    m = pm.model
+    truth = truth_set(pm, f)
+    worlds: dict[frozenset[str], list[int]] = {}
+    for w in m.accessible(seat, pm.actual):
+        n_yes = worlds.setdefault(m.valuation(w), [0, 0])
+        n_yes[0] += 1
+        n_yes[1] += w in truth
+
+    def arrangements(valuation: frozenset[str]) -> int:
+        held = Counter()  # has(L, C#j) for j = 1..n: L holds n copies of C
+        for atom in valuation:
+            loc, card = atom[4:-1].split(", ")
+            held[(loc, card.split("#")[0])] += 1
+        out = math.prod(math.factorial(c) for c in h.deck.copies)
+        return out // math.prod(math.factorial(n) for n in held.values())
+
+    total = sum(arrangements(v) for v in worlds)
+    p = sum(Fraction(arrangements(v) * y, n) for v, (n, y) in worlds.items()) / total
+    return len(worlds), total, p
+
+
+def check_probabilities(seed: int, copies: bool, formulas: int) -> None:
+    h = random_history(seed, copies=copies)
+    pm = explicit_model(h)
+    gk = GameKnowledge(h)
+    rng = random.Random(seed)
+    for a in h.agents:
+        deals, arrangements, _ = explicit_probability(h, pm, a, TOP)
+        assert gk.count(a) == deals, (seed, a)
+        assert gk.count(a, arrangements=True) == arrangements, (seed, a)
+        for _ in range(formulas):
+            f = random_formula(rng, h, rng.choice([1, 2, 3]))
+            _, _, want = explicit_probability(h, pm, a, f)
+            got = gk.probability(a, f)
+            assert got == want, (seed, a, str(f))
+            lo, hi = gk.probability_bounds(a, f)
+            assert lo <= got <= hi, (seed, a, str(f))
+            assert gk.probability(a, f, exact=False) == pytest.approx(float(want))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.booleans())
+def test_probabilities_of_any_formula_agree_with_the_explicit_model(seed, copies):
+    """Random histories (with and without copies), random formulas of depth <= 3:
+    the counts of deals and of physical arrangements, and the probability of every
+    formula (about the cards or about knowledge) equal those of the enumeration."""
+    check_probabilities(seed, copies, 4)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.booleans())
+def test_probabilities_of_any_formula_agree_with_the_explicit_model_long(seed, copies):
+    check_probabilities(seed, copies, 8)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -309,10 +378,16 @@ def test_copies_count_atoms():
     assert gk.knows("y", "has(x, B)") is False
     assert gk.knows("z", "has(y, C) | has(x, C)")
     assert gk.holds("K_x ~has(x, B#2)")
-    # for z, x's three cards are AAB, AAC, ABB, ABC or BBC (copies interchangeable)
-    assert gk.count("z") == 5
-    assert gk.probability("z", "has(x, A#2)") == Fraction(2, 5)
-    assert gk.probability("z", "has(x, A#1)") == gk.probability("z", "has(x, A)") == Fraction(4, 5)
+    # for z, x's three cards are AAB, AAC, ABB, ABC or BBC: five distinct deals, and
+    # 3 + 1 + 1 + 4 + 1 = 10 ways to give x three of the five physical cards A A B B C,
+    # times 2 for which of the two C's z holds
+    assert gk.count("z") == 5 and gk.count("z", arrangements=True) == 20
+    # probabilities are shares of the physical arrangements (a fair shuffle), as in games.deal
+    assert gk.probability("z", "has(x, A#2)") == Fraction(3, 10)
+    assert gk.probability("z", "has(x, A#1)") == gk.probability("z", "has(x, A)") == Fraction(9, 10)
+    assert gk.probability("z", "has(x, A)") == h.deal_state().probability(
+        "z", "has(x, A)", exact=True
+    )
     assert GameKnowledge(h).holds("has(x, A#2)")
 
 
@@ -362,10 +437,11 @@ def test_bad_queries_are_named():
         three_hands().then(Fact("K_x has(x, AS)"))
 
 
-def test_probability_of_knowledge_needs_bounds():
+def test_probability_of_knowledge_shares_each_deal_among_its_worlds():
     """y saw x's face-down card: for z, y knows it is KS exactly when it is KS (the
     deal decides it).  When y is shown one of two face-down cards, which one is a
-    hidden choice the deal does not decide: z gets bounds, and probability() says so."""
+    hidden choice the deal does not decide: in each deal the worlds share the deal's
+    weight, and the probability lies within the bounds."""
     h = three_hands().then(Move("KS", "x", "pile", seen_by=["x", "y"]))
     gk = GameKnowledge(h)
     assert gk.probability_bounds("z", "K_y has(pile, KS)") == (Fraction(1, 4), Fraction(1, 4))
@@ -375,9 +451,15 @@ def test_probability_of_knowledge_needs_bounds():
     g2 = GameKnowledge(h2)
     lo, hi = g2.probability_bounds("z", "K_y has(pile, KS)")
     assert lo == 0 and hi == Fraction(3, 6)  # the pile holds KS in 3 of the 6 pairs of spades
-    with pytest.raises(InvalidParameterError, match="probability_bounds"):
-        g2.probability("z", "K_y has(pile, KS)")
+    # in those 3 deals y was shown KS in one of the two worlds
+    assert g2.probability("z", "K_y has(pile, KS)") == Fraction(1, 4)
+    assert g2.probability("z", "K_y has(pile, KS)", exact=False) == 0.25
     assert g2.probability("z", "has(pile, KS)") == Fraction(1, 2)
+    # the mixed deals are weighed one by one, at most max_mixed of them
+    with pytest.raises(SizeLimitError, match="3 deals"):
+        g2.probability("z", "K_y has(pile, KS)", max_mixed=2)
+    # a seat's probabilities of "a knows f" never exceed those of f
+    assert g2.probability("z", "K_x has(pile, AS)") <= g2.probability("z", "has(pile, AS)")
 
 
 def test_simplification_merges_a_players_plays_onto_one_pile():

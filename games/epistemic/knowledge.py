@@ -22,6 +22,8 @@ Examples
 (True, False)
 >>> gk.probability(1, "has(pile, A)")           # A, B or D, for all P1 knows
 Fraction(1, 3)
+>>> gk.probability(2, "K_0 has(pile, A)")       # P0 saw it, P2 did not
+Fraction(1, 3)
 >>> gk.holds("K_1 (K_0 has(pile, A) | K_0 has(pile, B) | K_0 has(pile, D))")
 True
 >>> gk.who_knows("has(pile, A)")
@@ -84,11 +86,20 @@ class GameKnowledge:
     exact: only the time differs).  :meth:`count` and the
     probabilities of formulas about the cards then come from exact counting
     (:meth:`CardHistory.deal_state`, :mod:`games.deal`); probabilities of
-    formulas about knowledge, and :attr:`pointed`, need the structure.  Probabilities are exact shares of the
-    *deals* (current contents of every location, copies of a card
-    interchangeable) that the seat considers possible, every such deal
-    counted once — for a deck without copies the probabilities of
-    :mod:`games.deal`.
+    formulas about knowledge, and :attr:`pointed`, need the structure.
+
+    Copies, one convention on every route and in :mod:`games.deal`: a
+    *deal* is the current content of every location with the copies of a
+    card interchangeable; :meth:`count` counts distinct deals (with
+    ``arrangements=True`` their physical arrangements, copies told apart);
+    probabilities are shares of the physical arrangements, the chances of a
+    fair shuffle (a deal where both copies of a card lie in one hand is one
+    arrangement, split over two hands it is two).  For a deck without copies
+    both are the plain count of deals.  A formula about knowledge may hold
+    in some histories of a deal and not in others: :meth:`probability`
+    shares each deal's weight equally among the seat's worlds with that
+    deal, :meth:`probability_bounds` gives the shares of the deals where it
+    holds in every / in some world.
     """
 
     def __init__(
@@ -288,12 +299,28 @@ class GameKnowledge:
                 raise self._wide from None
         return self._deal_state
 
-    def count(self, seat: Any) -> int:
-        """How many deals ``seat`` considers possible (copies interchangeable)."""
+    def count(self, seat: Any, *, arrangements: bool = False) -> int:
+        """How many deals ``seat`` considers possible: distinct deals (the copies of a
+        card interchangeable, as :meth:`games.deal.DealKnowledge.count`), or with
+        ``arrangements=True`` their physical arrangements (copies told apart: a
+        deal counts ``prod_C copies(C)! / prod_L n(L, C)!`` times).  Both are the
+        same for a deck without copies.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory
+        >>> h = CardHistory(Deck(["A", "C"], [1, 2]), {"x": "C", "y": "A C"}, ["x", "y"])
+        >>> gk = GameKnowledge(h)
+        >>> gk.count("x"), gk.count("x", arrangements=True)   # y: A C, as two copies
+        (1, 2)
+        >>> gk.probability("x", "has(y, A)")
+        Fraction(1, 1)
+        """
         ds = self._counting()
-        if ds is not None:
+        if ds is not None:  # only decks without copies come here: one arrangement a deal
             return int(ds.knowledge(self.agent(seat)).count())
-        return self.built.count_deals(self._class(seat))
+        return self.built.count_deals(self._class(seat), arrangements=arrangements)
 
     def probability_bounds(
         self, seat: Any, f: Any, *, exact: bool = True
@@ -314,36 +341,79 @@ class GameKnowledge:
             p = ds.probability(self.agent(seat), g, exact=exact)
             return p, p
         hs = self.built
-        mgr = hs.structure.manager
         c = self._class(seat)
         t = hs.structure.truth(self.formula(f))
         yes = hs.deals(c & t)
         no = hs.deals(c & ~t)
-        _, names = hs._deal_relation()
-        total = mgr.count(yes | no, names)
-        every = mgr.count(yes & ~no, names)
-        some = mgr.count(yes, names)
+        total = hs.weigh_deals(yes | no)
+        every = hs.weigh_deals(yes & ~no)
+        some = hs.weigh_deals(yes)
         if exact:
             return Fraction(every, total), Fraction(some, total)
         return every / total, some / total
 
-    def probability(self, seat: Any, f: Any, *, exact: bool = True) -> Fraction | float:
-        """``seat``'s probability of ``f``: the share of the deals it considers
-        possible where ``f`` holds.
+    def probability(
+        self, seat: Any, f: Any, *, exact: bool = True, max_mixed: int | None = None
+    ) -> Fraction | float:
+        """``seat``'s probability of ``f``, any formula (knowledge of other seats too).
+
+        The measure: every deal the seat considers possible weighs its
+        physical arrangements (:meth:`count`; for a deck without copies every
+        deal weighs the same), and a deal's weight is shared equally among the
+        worlds of the seat's class with that deal — the histories that differ
+        in the deal or in what some seat observed.  For a formula about the
+        cards this is the share of the deals (the probability of
+        :mod:`games.deal`); a formula about knowledge gets, in each deal, the
+        share of the ways the unseen past could have gone where it holds.  The
+        value always lies within :meth:`probability_bounds`.
+
+        Parameters
+        ----------
+        seat
+            The seat, by number, alias or name.
+        f : Formula or str
+        exact : bool
+            A :class:`~fractions.Fraction` (default) or a float.
+        max_mixed : int, optional
+            Most deals where ``f`` holds in some of the seat's worlds and not
+            in others to weigh one by one (default
+            :data:`~games.epistemic.symbolic.MAX_MIXED_DEALS`).
 
         Raises
         ------
-        InvalidParameterError
-            If ``f``'s truth is not decided by the deal (it depends on what
-            other seats saw): use :meth:`probability_bounds`.
+        kripke.errors.SizeLimitError
+            When the knowledge structure is refused and ``f`` is about
+            knowledge (exact counting answers formulas about the cards only),
+            or more deals than ``max_mixed`` are mixed.
+
+        Examples
+        --------
+        x puts a spade face down, y picks the pile up; z holds the hearts:
+
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory, Move, MoveAll
+        >>> h = CardHistory(Deck(["AS", "KS", "QS", "JS", "AH", "KH"]),
+        ...                 {"x": "AS KS", "y": "QS JS", "z": "AH KH", "pile": ""}, ["x", "y", "z"])
+        >>> gk = GameKnowledge(h.then(Move("AS", "x", "pile", seen_by=["x"]),
+        ...                           MoveAll("pile", "y", seen_by=["y"])))
+        >>> gk.probability("z", "has(y, AS)")
+        Fraction(3, 4)
+        >>> gk.probability("z", "K_x has(y, AS)")    # x knows it when x played the AS
+        Fraction(1, 4)
+        >>> gk.probability_bounds("z", "K_x has(y, AS)")
+        (Fraction(0, 1), Fraction(3, 4))
         """
-        lo, hi = self.probability_bounds(seat, f, exact=exact)
-        if lo != hi:
-            raise InvalidParameterError(
-                f"the truth of {self.formula(f)} depends on more than the deal "
-                f"({lo} to {hi} of {self.agent(seat)}'s deals); use probability_bounds()"
-            )
-        return lo
+        ds = self._counting()
+        if ds is not None:  # too wide for the structure: exact counting, first order only
+            g = self.formula(f)
+            if not g.is_propositional():
+                raise self._wide
+            return ds.probability(self.agent(seat), g, exact=exact)
+        hs = self.built
+        p = hs.world_share(
+            self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
+        )
+        return p if exact else float(p)
 
     # --------------------------------------------------------------- steps
     def steps(self, *, incremental: bool = False) -> Iterator[Step]:

@@ -69,9 +69,12 @@ True
 
 from __future__ import annotations
 
+import bisect
+import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from games.epistemic.history import CardHistory, _Step, card_key
@@ -83,6 +86,7 @@ __all__ = [
     "simplify_steps",
     "law_width",
     "MAX_WIDTH",
+    "MAX_MIXED_DEALS",
 ]
 
 
@@ -522,12 +526,104 @@ class HistoryStructure:
         cube = mgr.cube(self.variables)
         return mgr.and_exists(states, rel, cube, len(self.variables))
 
-    def count_deals(self, states: Any) -> int:
-        """How many distinct current deals a set of states (a BDD) has."""
+    def count_deals(self, states: Any, *, arrangements: bool = False) -> int:
+        """How many distinct current deals a set of states (a BDD) has.
+
+        With ``arrangements=True``: how many physical arrangements of the
+        cards they are, every deal counted ``prod_C copies(C)! / prod_L
+        n(L, C)!`` times (the ways to place the copies of every card as the
+        deal says, copies told apart); the same number for a deck without
+        copies.
+        """
+        return self.weigh_deals(self.deals(states), arrangements=arrangements)
+
+    def weigh_deals(self, deals: Any, *, arrangements: bool = True) -> int:
+        """The number of deals of a BDD over the deal variables (:meth:`deals`), or
+        with ``arrangements=True`` of their physical arrangements (see
+        :meth:`count_deals`)."""
         mgr = self.structure.manager
-        img = self.deals(states)
         _, names = self._deal_relation()
-        return int(mgr.count(img, names))
+        d = self.history.deck
+        if not arrangements or all(m == 1 for m in d.copies):
+            return int(mgr.count(deals, names))
+        # prod_C m_C! / prod_L n(L, C)!: the constant counts give a constant factor, every
+        # variable now(L, C#j) that is true gives 1/j
+        const = Fraction(1)
+        for m in d.copies:
+            const *= math.factorial(m)
+        ge = self.pointed.structure.manager
+        for t in self.location.values():
+            if _is_const(ge, t):
+                const /= math.factorial(sum(1 for u in t if u == ge.true))
+        weight = {}
+        for ns in self.now.values():
+            for j, n in enumerate(ns, start=1):
+                weight[n] = (Fraction(1), Fraction(1, j))
+        out = const * _weighted_count(mgr, deals, names, weight)
+        if out.denominator != 1:  # pragma: no cover - a count of arrangements is whole
+            raise AssertionError(f"a non-integral number of arrangements: {out}")
+        return int(out)
+
+    def world_share(
+        self,
+        states: Any,
+        truth: Any,
+        *,
+        arrangements: bool = True,
+        max_mixed: int | None = None,
+    ) -> Fraction:
+        """The share of ``states`` where ``truth`` holds, deal first.
+
+        Every current deal of ``states`` weighs its number of physical
+        arrangements (:meth:`count_deals`, or 1 each with
+        ``arrangements=False``), shared equally among the *worlds* of
+        ``states`` with that deal: the histories told apart by the deal or by
+        what some agent observed (histories that differ only in choices
+        nobody saw are one world, as in the explicit model).  For a
+        ``truth`` the deal decides this is the share of the deals.
+
+        Deals where ``truth`` holds in some worlds and not in others are
+        enumerated, at most ``max_mixed`` of them (default
+        :data:`MAX_MIXED_DEALS`).
+
+        Raises
+        ------
+        kripke.errors.SizeLimitError
+            If more deals than ``max_mixed`` are mixed.
+        """
+        from kripke.errors import SizeLimitError
+
+        mgr = self.structure.manager
+        yes = self.deals(states & truth)
+        no = self.deals(states & ~truth)
+        total = self.weigh_deals(yes | no, arrangements=arrangements)
+        if total == 0:
+            raise ValueError("no states to share")
+        every = self.weigh_deals(yes & ~no, arrangements=arrangements)
+        mixed = yes & no
+        if mixed == mgr.false:
+            return Fraction(every, total)
+        limit = MAX_MIXED_DEALS if max_mixed is None else max_mixed
+        rel, names = self._deal_relation()
+        n_mixed = int(mgr.count(mixed, names))
+        if n_mixed > limit:
+            raise SizeLimitError(
+                f"the probability weighs each of the {n_mixed:,} deals where the formula holds "
+                f"in some worlds and not in others, over max_mixed={limit:,}"
+            )
+        seen = set().union(*(self.structure.observes(a) for a in self.history.agents))
+        observed = [v for v in self.variables if v in seen]
+        hidden = [v for v in self.variables if v not in seen]
+        hide = mgr.cube(hidden)
+        worlds = mgr.exists(hide, states & rel & mixed)
+        good = mgr.exists(hide, states & truth & rel & mixed)
+        acc = Fraction(0)
+        for deal in mgr.assignments(mixed, names):
+            n_all = mgr.count(mgr.assign(worlds, deal), observed)
+            n_yes = mgr.count(mgr.assign(good, deal), observed)
+            cube = mgr.assignment_cube(deal)
+            acc += Fraction(self.weigh_deals(cube, arrangements=arrangements) * n_yes, n_all)
+        return (every + acc) / total
 
     def law_nodes(self) -> int:
         """Nodes of the law's BDD."""
@@ -777,6 +873,66 @@ class _Builder:
 
 #: Largest estimated law width (:func:`law_width`) built without being asked.
 MAX_WIDTH = 100_000
+
+#: Most deals :meth:`HistoryStructure.world_share` enumerates one by one (the deals
+#: where a formula about knowledge holds in some worlds and not in others).
+MAX_MIXED_DEALS = 20_000
+
+
+def _weighted_count(
+    mgr: Any, u: Any, names: Sequence[str], weight: Mapping[str, tuple[Fraction, Fraction]]
+) -> Fraction:
+    """The weighted number of assignments to ``names`` satisfying ``u``: every
+    assignment weighs the product of ``weight[v][value]`` (1 for a name not in
+    ``weight``).  ``u`` must not depend on other variables."""
+    one = (Fraction(1), Fraction(1))
+    levels = sorted((mgr.level(n), n) for n in names)
+    lv = [x for x, _ in levels]
+    # suffix[i]: total weight of every assignment of the names from the i-th level on
+    suffix = [Fraction(1)] * (len(levels) + 1)
+    for i in range(len(levels) - 1, -1, -1):
+        w0, w1 = weight.get(levels[i][1], one)
+        suffix[i] = suffix[i + 1] * (w0 + w1)
+
+    def free(a: int, b: int) -> Fraction:
+        """Total weight of the names with levels in ``[a, b)``."""
+        return suffix[bisect.bisect_left(lv, a)] / suffix[bisect.bisect_left(lv, b)]
+
+    true, false = mgr.true, mgr.false
+    top = (lv[-1] + 1) if lv else 0
+
+    def level(f: Any) -> int:
+        return top if f == true or f == false else int(f.level)
+
+    memo: dict[int, Fraction] = {}
+
+    def val(f: Any) -> Fraction:
+        """Weight of ``f`` over the names at its level and below."""
+        if f == true:
+            return Fraction(1)
+        if f == false:
+            return Fraction(0)
+        neg = bool(f.negated)
+        r = ~f if neg else f
+        key = int(r)
+        got = memo.get(key)
+        if got is None:
+            here = int(r.level)
+            w0, w1 = weight.get(str(r.var), one)
+            got = Fraction(0)
+            for w, c in ((w0, r.low), (w1, r.high)):
+                got += w * free(here + 1, level(c)) * val(c)
+            memo[key] = got
+        return free(level(f), top) - got if neg else got
+
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10 * len(levels) + 1000))
+    try:
+        return free(0, level(u)) * val(u)
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def law_width(h: CardHistory, steps: Sequence[_Step] | None = None) -> int:
