@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from games.base import load_game, make_bot, play_game
 from games.cards import Deck
 from games.deal import DealKnowledge
+from games.deal import knowledge as knowledge_module
 from games.deal.forms import _Form, _Pred
 from games.errors import InconsistentKnowledgeError, InvalidParameterError
 from kripke.errors import SizeLimitError
@@ -152,7 +153,13 @@ def _start(seed: int) -> tuple[DealKnowledge, dict[str, list[str]]]:
 
 def _replay(seed: int, check: Any) -> None:
     """Play the history on the knowledge of ``me`` (true cards tracked), calling ``check``."""
-    kn, hands = _start(seed)
+    kn, _ = _start(seed)
+    _replay_on(kn, seed, check)
+
+
+def _replay_on(kn: DealKnowledge, seed: int, check: Any) -> None:
+    """:func:`_replay` on a given start of ``me``'s knowledge."""
+    _, hands = _start(seed)
     true = {**{p: list(h) for p, h in hands.items()}, "pile": [], "play": []}
     rng = random.Random(seed + 1)
     for r_call, r_take, who, n, _ in _history(seed):
@@ -246,6 +253,44 @@ def test_shrink_equals_the_slicing_reference(seed):
                 assert _same_pred(kn._shrink(wide), _shrink_reference(kn, wide)), seed
 
     _replay(seed, check)
+
+
+class _OneAtATime(knowledge_module._TooLargeMany):
+    """Drops only the first constraint found: the merge retries for the next one."""
+
+    def __init__(self, preds: list[_Pred]):
+        super().__init__(preds[:1])
+
+
+def test_dropping_several_constraints_at_once_equals_retrying(monkeypatch):
+    """A merge that drops constraints one retry at a time reaches the same knowledge."""
+    several = 0
+
+    class Counted(knowledge_module._TooLargeMany):
+        def __init__(self, preds: list[_Pred]):
+            nonlocal several
+            several += len(preds) > 1
+            super().__init__(preds)
+
+    for max_table in (4, 12, 40):
+        for seed in range(25):
+            states: list[Any] = []
+            for cls in (Counted, _OneAtATime):
+                monkeypatch.setattr(knowledge_module, "_TooLargeMany", cls)
+                kn, _ = _start(seed)
+                kn.max_table = max_table
+                got: list[Any] = []
+
+                def check(kn: DealKnowledge, got: list[Any] = got, **_: Any) -> None:
+                    got.append((kn.signature(), kn.relaxations))
+
+                try:
+                    _replay_on(kn, seed, check)
+                except InconsistentKnowledgeError:  # a relaxed replay may contradict itself
+                    got.append("inconsistent")
+                states.append(got)
+            assert states[0] == states[1], (max_table, seed)
+    assert several > 0
 
 
 def test_the_replayed_histories_reach_joint_constraints():
@@ -356,6 +401,26 @@ def test_query_fits_says_whether_counting_drops_a_constraint(max_states):
     assert seen[True] > 10
     if max_states <= 60:
         assert seen[False] >= 3
+
+
+@pytest.mark.parametrize("max_states", [3, 10, 35, 400_000])
+def test_query_fits_without_joint_constraints_agrees_with_the_plan(max_states):
+    """Without joint constraints the check is a bound on the query's allocations."""
+    from games.deal.engine import _Engine
+
+    for seed in range(8):
+        kn, hands = _start(seed)
+        kn.max_states = max_states
+        assert not kn._preds
+        for cards in (kn.deck.names[:1], kn.deck.names[:2], kn.deck.names):
+            for locs in (["x"], ["x", "y"], ["x", "pile"]):
+                form = _Form.make({(k, kn._loc(x)): 1 for k in kn._cardset(cards) for x in locs})
+                plan = _Engine(
+                    kn._copies, kn._lo, kn._hi, kn._size, kn._preds, exact=False,
+                    distinct=False, query=form, moments=False, stages=False,
+                    max_edges=max_states, plan_only=True,
+                )  # fmt: skip
+                assert kn._query_fits(cards, locs) == plan.fits, (seed, cards, locs)
 
 
 def _replay_into(kn: DealKnowledge, seed: int, states: list[DealKnowledge]) -> None:

@@ -508,16 +508,20 @@ class DealKnowledge:
                 self._hi[:, [a, b]] = saved[1]
                 self._size = saved[2]
                 self._preds = saved[3]
-                victim = big.pred
-                if victim is None:
+                if isinstance(big, _TooLargeMany):
+                    victims = big.preds
+                else:
+                    victims = [] if big.pred is None else [big.pred]
+                if not victims:
                     touched = [p for p in self._preds if p.touches([a, b])]
                     if not touched:
                         raise InvalidParameterError(
                             "a merge needs a constraint table larger than max_table"
                         ) from None
-                    victim = max(touched, key=lambda p: p.table.size)
-                self._preds = [p for p in self._preds if p is not victim]
-                self.relaxations += 1
+                    victims = [max(touched, key=lambda p: p.table.size)]
+                for victim in victims:
+                    self._preds = [p for p in self._preds if p is not victim]
+                    self.relaxations += 1
 
     def _merge_once(self, a: int, b: int, memo: dict[Any, Any] | None = None) -> None:
         """Exact projection of "all cards of ``a`` join ``b``" onto the merged deal.
@@ -599,7 +603,9 @@ class DealKnowledge:
         forced, f_alpha, f_beta, latent = kinds
         groups: dict[Any, list[int]] = {}
         bounds: dict[int, tuple[list[int], list[int]]] = {}
+        lines: dict[int, tuple[Any, Any]] = {}  # a kind's bounds as lines of its count, or None
         for k, lk, uk, lin_l, lin_u in latent:
+            lines[k] = (lin_l, lin_u)
             ek = tuple(e_i[k] for e_i in eps_l)
             if lin_l is not None and lin_u is not None:
                 key: Any = (ek, lin_l[0], lin_u[0])
@@ -643,6 +649,34 @@ class DealKnowledge:
         self._hi[:, a] = 0
         self._size[b] += size_a
         self._size[a] = 0
+        # the constraints that see the split are joined with it into one table:
+        # when their forms alone pass max_table, so does the table (drop one)
+        # (and a retry without the largest of them would start the same way:
+        # the constraints to drop are found here, the merge is retried once)
+        latent_ks = [x[0] for x in latent]
+        per_pred = []
+        pos = 0
+        for p in touched:
+            n_f = len(p.forms)
+            per_pred.append((p, eps_l[pos : pos + n_f], new_forms[pos : pos + n_f]))
+            pos += n_f
+        victims: list[_Pred] = []
+        while True:
+            live = [x for x in per_pred if all(x[0] is not v for v in victims)]
+            dep_kinds = [k for k in latent_ks if any(e_i[k] for x in live for e_i in x[1])]
+            if not dep_kinds:
+                break
+            seeing: list[_Pred] = []
+            seen_forms: list[_Form] = []
+            for p, rows, nf in live:
+                if any(e_i[k] for e_i in rows for k in dep_kinds):
+                    seeing.append(p)
+                    seen_forms.extend(nf)
+            if self._box_size(seen_forms) <= self.max_table:
+                break
+            victims.append(max(seeing, key=lambda p: p.table.size))
+        if victims:
+            raise _TooLargeMany(victims)
         allowed_b = [k for k in range(K) if nhi_l[k] > 0]
 
         def count_form(ks: list[int], scale: int = 1, const: int = 0) -> _Form:
@@ -700,9 +734,7 @@ class DealKnowledge:
                 u_parts.append(lin[g][1])
                 continue
             k = groups[g][0]
-            lk, uk = bounds[k]
-            vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
-            ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+            ll_, ul_ = lines[k]
             if (ll_ is None and not lower_free) or (ul_ is None and not upper_free):
                 s_tab.append(g)  # bounds read from tables, one axis per such kind
                 continue
@@ -717,9 +749,7 @@ class DealKnowledge:
                 self.relaxations += 1
                 for g in s_tab:
                     k = groups[g][0]
-                    lk, uk = bounds[k]
-                    vals = list(range(int(n_lo[k]), int(n_lo[k]) + len(lk)))
-                    ll_, ul_ = _linear(vals, lk), _linear(vals, uk)
+                    ll_, ul_ = lines[k]
                     if ll_ is not None:
                         l_parts.append(_Form.make({(k, b): ll_[0]} if ll_[0] else {}, ll_[1]))
                     else:
@@ -1165,6 +1195,15 @@ class DealKnowledge:
         can pass :attr:`max_states`), judged without counting."""
         ks = self._cardset(cards)
         ls = self._locset(locations)
+        if not self._preds:
+            # the query's kinds are the only component; a kind's allocations
+            # number at most comb(copies + locations - 1, locations - 1)
+            n_loc = len(self._locs)
+            bound = 1
+            for k in ks:
+                bound *= math.comb(int(self._copies[k]) + n_loc - 1, n_loc - 1)
+            if bound <= self.max_states:
+                return True
         form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
         plan = _Engine(
             self._copies,
@@ -1341,6 +1380,14 @@ class DealKnowledge:
                 self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(arr[k, j]))
             )
         return out
+
+
+class _TooLargeMany(_TooLarge):
+    """Several joint constraints to drop, in the order successive retries would drop them."""
+
+    def __init__(self, preds: list[_Pred]):
+        super().__init__(preds[0])
+        self.preds = preds
 
 
 class _Aux:
