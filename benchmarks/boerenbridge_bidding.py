@@ -1,7 +1,8 @@
 """BoerenBridge bidding and single-hand strength, paired on identical deals.
 
     python benchmarks/boerenbridge_bidding.py --cards 5 --hands 300 --bots sampling,selfish
-        [--opponents sampling] [--simulations 200] [--out FILE.jsonl] [--summarize]
+        [--opponents sampling] [--simulations 200] [--seats-per-deal 1|4]
+        [--out FILE.jsonl] [--summarize]
 
 Every hand is one round of ``--cards`` cards (a trump turned up, the standard
 scoring).  Each bot of ``--bots`` in turn sits at one seat (rotating with the
@@ -14,6 +15,13 @@ so the differences between the bots are paired.  ``ismcts`` may also be one of
 with IS-MCTS in its seat, hand by hand.  A bot written ``A+B`` guesses as ``A``
 and plays its cards as ``B`` (``ismcts+selfish-play``, ``selfish-play+ismcts``):
 the swaps show how much of a difference the guess makes and how much the play.
+
+With ``--seats-per-deal 4`` every deal is played with the bot at each seat in
+turn (hands ``4k`` to ``4k+3`` share deal ``k``); a bot that is also the
+opponent then makes the same table at every seat, so one hand of four such bots
+serves the whole deal (IS-MCTS against IS-MCTS: a quarter of the searches).
+Intervals are 95% and cluster-robust over deals (hands of one deal are not
+independent).
 
 Reported per bot: mean guess, mean tricks taken, the share of guesses of 0,
 the shares of hands over / under / on its guess, the mean round score with a
@@ -122,39 +130,65 @@ def opponent(name: str, seed: int, simulations: int) -> Bot:
     return make_bot("boerenbridge", name, seed=seed)
 
 
-def play_hand(game: Any, hero: str, opp: str, index: int, seed: int, sims: int) -> dict[str, Any]:
-    seat = index % game.num_players()
+def play_table(
+    game: Any, hero: str, opp: str, seats: Sequence[int], seed: int, sims: int
+) -> dict[int, dict[str, Any]]:
+    """One hand with ``hero`` at each of ``seats`` and ``opp`` at the others; a record
+    of each hero seat (its guess, tricks, score, the others' mean score, its time)."""
     bots: list[Bot] = []
     for s in range(game.num_players()):
-        if s == seat:
+        if s in seats:
             bots.append(Timed(opponent(hero, seed * 10 + s, sims)))
         else:
             bots.append(opponent(opp, seed * 10 + s, sims))
     res = play_game(game, bots, seed=seed)
-    hero_bot = bots[seat]
-    assert isinstance(hero_bot, Timed)
-    view = hero_bot.view
-    guess, tricks = view.guesses[seat], view.tricks[seat]
-    others = [r for s, r in enumerate(res.returns) if s != seat]
-    return {
-        "seat": seat,
-        "guess": guess,
-        "tricks": tricks,
-        "score": res.returns[seat],
-        "others": sum(others) / len(others),
-        "seconds": hero_bot.seconds,
-        "decisions": hero_bot.decisions,
-        "worst": hero_bot.worst,
-    }
+    out = {}
+    for seat in seats:
+        hero_bot = bots[seat]
+        assert isinstance(hero_bot, Timed)
+        view = hero_bot.view
+        others = [r for s, r in enumerate(res.returns) if s != seat]
+        out[seat] = {
+            "seat": seat,
+            "guess": view.guesses[seat],
+            "tricks": view.tricks[seat],
+            "score": res.returns[seat],
+            "others": sum(others) / len(others),
+            "seconds": hero_bot.seconds,
+            "decisions": hero_bot.decisions,
+            "worst": hero_bot.worst,
+        }
+    return out
 
 
-def mean_ci(xs: Sequence[float]) -> tuple[float, float]:
+def play_hand(game: Any, hero: str, opp: str, seat: int, seed: int, sims: int) -> dict[str, Any]:
+    """One hand with ``hero`` at ``seat`` against three ``opp``: the hero's record."""
+    return play_table(game, hero, opp, [seat], seed, sims)[seat]
+
+
+def deal_of(index: int, first_seed: int, seats_per_deal: int, players: int) -> tuple[int, int]:
+    """The deal seed and the hero's seat of hand ``index``: one deal per hand (seats
+    rotating), or every deal played from all ``players`` seats in turn."""
+    if seats_per_deal == 1:
+        return first_seed + index, index % players
+    return first_seed + index // players, index % players
+
+
+def mean_ci(xs: Sequence[float], groups: Sequence[Any] | None = None) -> tuple[float, float]:
+    """Mean and 95% half-width; values of the same group (hands of one deal) are
+    correlated, so the variance is taken over the groups' sums (a cluster-robust
+    interval, the ordinary one when every group holds one value)."""
     n = len(xs)
     m = sum(xs) / n
-    if n < 2:
+    keys = list(range(n)) if groups is None else list(groups)
+    sums: dict[Any, float] = {}
+    for x, g in zip(xs, keys, strict=True):
+        sums[g] = sums.get(g, 0.0) + x - m
+    k = len(sums)
+    if k < 2:
         return m, float("inf")
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
+    var = k / (k - 1) * sum(d * d for d in sums.values()) / (n * n)
+    return m, 1.96 * math.sqrt(var)
 
 
 def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
@@ -169,8 +203,9 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         over = sum(r["tricks"] > r["guess"] for r in rs) / n
         under = sum(r["tricks"] < r["guess"] for r in rs) / n
         hit = 1 - over - under
-        m, h = mean_ci([r["score"] for r in rs])
-        dm, dh = mean_ci([r["score"] - r["others"] for r in rs])
+        deals = [r["seed"] for r in recs]
+        m, h = mean_ci([r["score"] for r in rs], deals)
+        dm, dh = mean_ci([r["score"] - r["others"] for r in rs], deals)
         ms_g = 1000 * sum(r["seconds"][0] for r in rs) / max(1, sum(r["decisions"][0] for r in rs))
         ms_p = 1000 * sum(r["seconds"][1] for r in rs) / max(1, sum(r["decisions"][1] for r in rs))
         ms_all = (
@@ -181,9 +216,9 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
         if k == 0:
             pair = prev = "-"
         else:
-            pm, ph = mean_ci([r[b]["score"] - r[first]["score"] for r in recs])
+            pm, ph = mean_ci([r[b]["score"] - r[first]["score"] for r in recs], deals)
             pair = f"{pm:+.2f} ± {ph:.2f}"
-            qm, qh = mean_ci([r[b]["score"] - r[bots[k - 1]]["score"] for r in recs])
+            qm, qh = mean_ci([r[b]["score"] - r[bots[k - 1]]["score"] for r in recs], deals)
             prev = f"{qm:+.2f} ± {qh:.2f}"
         rows.append(
             [
@@ -226,6 +261,13 @@ def main() -> None:
     ap.add_argument("--opponents", default="sampling")
     ap.add_argument("--simulations", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0, help="first deal seed")
+    ap.add_argument(
+        "--seats-per-deal",
+        type=int,
+        choices=(1, 4),
+        default=1,
+        help="4: every deal is played from each seat in turn (hands 4k..4k+3 share a deal)",
+    )
     ap.add_argument("--out", default=None)
     ap.add_argument("--summarize", action="store_true")
     args = ap.parse_args()
@@ -245,13 +287,27 @@ def main() -> None:
                     merged.setdefault(rec["hand"], {}).update(rec)
     if not args.summarize:
         todo = [i for i in range(args.hands) if any(b not in merged.get(i, {}) for b in bots)]
+        players = game.num_players()
+        tables: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
         with out.open("a", encoding="utf-8") as fh:
             for i in tqdm(todo, desc=f"{args.cards}-card hands"):
-                seed = args.seed + i
+                seed, seat = deal_of(i, args.seed, args.seats_per_deal, players)
                 rec = {"hand": i, "seed": seed}
                 for b in bots:
-                    if b not in merged.get(i, {}):
-                        rec[b] = play_hand(game, b, args.opponents, i, seed, args.simulations)
+                    if b in merged.get(i, {}):
+                        continue
+                    if b == args.opponents:
+                        # the bot in its seat makes the same table as at any seat: one
+                        # hand of four serves the whole deal
+                        if (b, seed) not in tables:
+                            if len(tables) > 8:
+                                tables.clear()
+                            tables[(b, seed)] = play_table(
+                                game, b, b, range(players), seed, args.simulations
+                            )
+                        rec[b] = tables[(b, seed)][seat]
+                    else:
+                        rec[b] = play_hand(game, b, args.opponents, seat, seed, args.simulations)
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
                 merged.setdefault(i, {}).update(rec)
