@@ -354,14 +354,45 @@ class DoubleDummySolver:
     def max_tricks(self, pos: Position) -> int:
         """The most remaining tricks the side can force against the others.
 
-        Tested from the top down: refuting a too high target is cheap, so only
-        one expensive proof (of the answer itself) is made.
+        Null-window tests from a guess: the side's cards that no other card of
+        their suit outranks, less one.  If the side can force one more than the
+        guess the tests go up, else down; a guess one too low costs no extra
+        test, and the answer takes one proof and one refutation.
         """
         self._check(pos)
-        t = pos.remaining_tricks
-        while t > 0 and not self.can_force(pos, t, pos.remaining_tricks):
+        rem = pos.remaining_tricks
+        if rem == 0:
+            return 0
+        g = max(0, min(rem - 1, self._top_cards(pos) - 1))
+        if self.can_force(pos, g + 1, rem):
+            t = g + 1
+            while t < rem and self.can_force(pos, t + 1, rem):
+                t += 1
+            return t
+        t = g
+        while t > 0 and not self.can_force(pos, t, rem):
             t -= 1
         return t
+
+    def _top_cards(self, pos: Position) -> int:
+        """The side's cards that no other seat's card of the same suit outranks."""
+        mine = others = 0
+        for q, hq in enumerate(pos.hands):
+            if q in self.side:
+                mine |= hq
+            else:
+                others |= hq
+        count = 0
+        for sh in (0, 8, 16, 24):
+            ms = (mine >> sh) & 0xFF
+            above = (others >> sh) & 0xFF
+            while ms:
+                top = ms.bit_length() - 1
+                if above >> top:
+                    break
+                count += 1
+                ms ^= 1 << top
+        return count
 
     def min_tricks(self, pos: Position) -> int:
         """The fewest remaining tricks the side can hold itself to against the others."""
@@ -433,7 +464,7 @@ def _make_search(
     side_seats = tuple(q for q in range(n) if side_bits >> q & 1)
     opp_seats = tuple(q for q in range(n) if not side_bits >> q & 1)
     single = len(side_seats) == 1
-    side_seat = side_seats[0]
+    side_seat = side_seats[0] if side_seats else -1
     has_trump = trump is not None
     tsuit = trump if trump is not None else -1
     tmask = (0xFF << (8 * trump)) if trump is not None else 0
@@ -722,6 +753,30 @@ def _make_search(
         hi: int,
         rem: int,
     ) -> tuple[bool, int]:
+        if pos:
+            # the trick is decided when nobody still to play can beat its best
+            # card: a goal that only needs to know its winner is settled at once
+            if side_bits >> wseat & 1:
+                settled = (lo <= 1 and hi >= rem) or hi <= 0
+            else:
+                settled = lo >= rem or (lo <= 0 and hi >= rem - 1)
+            if settled:
+                wsuit = wcard >> 3
+                above = 0xFF ^ ((2 << (wcard & 7)) - 1)  # ranks over the winner's
+                lsh = 8 * led
+                for i in range(pos, n):
+                    hq = hands[seat_at[leader][i]]
+                    if wsuit == led:
+                        if (hq >> lsh) & above:
+                            break
+                        if not (hq >> lsh) & 0xFF and hq & tmask:
+                            break
+                    elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+                        break
+                else:
+                    if side_bits >> wseat & 1:
+                        return hi > 0, 1 << wcard
+                    return lo < rem, 1 << wcard
         p = seat_at[leader][pos]
         h = hands[p]
         mine = side_bits >> p & 1
@@ -757,7 +812,24 @@ def _make_search(
             move_suits = suit_shifts
             if len(cards) > 1:
                 if pos == 0:
-                    if win_mode:
+                    if win_mode and not chooser:
+                        # an opponent leads first what the side cannot win, the
+                        # top card of a suit first, then high to low
+                        sideh = 0
+                        for q in side_seats:
+                            sideh |= hands[q]
+                        side_trumps = sideh & tmask
+                        keyed = []
+                        for c in cards:
+                            s8 = c & 24
+                            ss = (sideh >> s8) & 0xFF
+                            deny = not (ss >> (c & 7)) and (ss or s8 == tshift or not side_trumps)
+                            top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
+                            keyed.append(
+                                ((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c
+                            )
+                        keyed.sort(reverse=True)
+                    elif win_mode:
                         # cash the top card of each suit first, then high to low
                         keyed = [
                             ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7))
