@@ -94,7 +94,15 @@ from games.epistemic.history import CardHistory, _Step
 from games.epistemic.reading import _rebuild, read_formula, seat_agent
 from games.errors import InvalidParameterError
 
-__all__ = ["QuotientModel", "quotient_model", "quotient_holds", "named_cards", "MAX_STATES"]
+__all__ = [
+    "QuotientModel",
+    "quotient_model",
+    "quotient_holds",
+    "local_holds",
+    "reach_depth",
+    "named_cards",
+    "MAX_STATES",
+]
 
 #: Largest number of quotient states kept at any event (else SizeLimitError);
 #: about 4 KB of memory a state for a 52-card game.
@@ -239,8 +247,10 @@ class _Pass:
         query: set[int],
         limit: int,
         watch: set[str] | None = None,
+        static: bool = False,
     ):
         self.h = h
+        self.static = static
         self.steps = steps
         self.named = named
         self.limit = limit
@@ -298,6 +308,8 @@ class _Pass:
         self.tags = 0
         self.decisions: dict[int, list[tuple[list[int], list[int], int, int]]] = {}
         self.width = 2 + len(self.agents)
+        if static:
+            self._static_decisions()
 
     def _slot(self, audience: frozenset[str] | None) -> list[tuple[int, int]]:
         out = []
@@ -371,6 +383,11 @@ class _Pass:
         """Pool the cards and pools surely at one location at time ``t``."""
         if not states:
             return states
+        if self.static:
+            todo = self.decisions.get(t)
+            if not todo:
+                return states
+            return list(dict.fromkeys(self._apply_pool(todo, s) for s in states))
         first_named, first_anon = states[0]
         at: dict[int, tuple[list[int], list[int]]] = {}
         for j in self.loose:
@@ -402,34 +419,84 @@ class _Pass:
         if not todo:
             return states
         self.decisions[t] = todo
-        out: dict[State, None] = {}
-        for named, anon in states:
-            nm = list(named)
-            new = Counter(dict(anon))
-            for js, old, loc, tag in todo:
-                fresh = self._fresh(tag, loc)
-                for j in js:
-                    nm[j] = (0, _GONE) + nm[j][2:]
-                    new[fresh] += 1
-                for ty, c in anon:
-                    if ty[0] in old:
-                        del new[ty]
-                        new[fresh] += c
-            out[(tuple(nm), tuple(sorted(new.items())))] = None
-        return list(out)
+        return list(dict.fromkeys(self._apply_pool(todo, s) for s in states))
+
+    def _apply_pool(self, todo: list[tuple[list[int], list[int], int, int]], s: State) -> State:
+        """The state ``s`` with the pools of ``todo`` formed."""
+        named, anon = s
+        nm = list(named)
+        new = Counter(dict(anon))
+        for js, old, loc, tag in todo:
+            fresh = self._fresh(tag, loc)
+            for j in js:
+                nm[j] = (0, _GONE) + nm[j][2:]
+                new[fresh] += 1
+            for ty, c in anon:
+                if ty[0] in old:
+                    del new[ty]
+                    new[fresh] += c
+        return tuple(nm), tuple(sorted(new.items()))
+
+    def _static_decisions(self) -> None:
+        """Every pool decision from the events alone (no state needed), for passes
+        that keep only some states: a card joins a pool when its feasible locations
+        are one location, an older pool when no hidden move or show left its
+        location since it formed (its cards then share one type in every history)."""
+        intact: dict[int, int] = {}  # pool tag -> its location
+        gone: set[int] = set()
+        for t in range(len(self.steps) + 1):
+            if t > 0:
+                st = self.steps[t - 1]
+                if st.kind in ("move", "show") and st.audience is not None:
+                    src = self.li[st.src]
+                    intact = {g: loc for g, loc in intact.items() if loc != src}
+                elif st.kind == "all":
+                    src, dst = self.li[st.src], self.li[st.dst]
+                    intact = {g: (dst if loc == src else loc) for g, loc in intact.items()}
+            at: dict[int, tuple[list[int], list[int]]] = {}
+            for j in self.loose:
+                if j in gone or self.last[j] > t or not (self.first[j] < t):
+                    continue
+                where = self.feas[j][t]
+                if len(where) == 1:
+                    at.setdefault(next(iter(where)), ([], []))[0].append(j)
+            moved = t > 0 and self.steps[t - 1].kind == "all"
+            if at or moved:
+                for tag, loc in intact.items():
+                    at.setdefault(loc, ([], []))[1].append(tag)
+            todo = []
+            for loc, (js, old) in sorted(at.items()):
+                if len(js) + len(old) >= 2 or js:
+                    self.tags += 1
+                    todo.append((js, old, loc, self.tags))
+                    gone.update(js)
+                    for g in old:
+                        del intact[g]
+                    intact[self.tags] = loc
+            if todo:
+                self.decisions[t] = todo
 
     # -- one step
-    def step(self, t: int, states: Iterable[State]) -> list[State]:
+    def step(self, t: int, states: Iterable[State], keep: Any = None) -> list[State]:
+        """The states after event ``t``; with ``keep(t + 1, state)`` (static pools
+        only) those it accepts."""
         st = self.steps[t]
         out: dict[State, None] = {}
         new = self.introduce.get(t)
         if new:
             states = self._name(st, new, states)
+        todo = self.decisions.get(t + 1) if self.static else None
         for s in states:
             for s2 in self._branch(st, t, s, self.step_bits[t]):
+                if todo:
+                    s2 = self._apply_pool(todo, s2)
+                if keep is not None and not keep(t + 1, s2):
+                    continue
                 out[s2] = None
                 if len(out) > self.limit:
                     self._too_many(len(out), f"event {st.index}")
+        if self.static:
+            return list(out)
         return self._pool(t + 1, list(out))
 
     def finish(self, states: list[State]) -> list[State]:
@@ -579,6 +646,73 @@ class _Pass:
         )
         return named, tuple(sorted(pooled.items()))
 
+    def truth_states(self) -> list[State]:
+        """The quotient state of the true history at every time ``0..len(steps)``
+        (static pools: the decisions are known before the pass)."""
+        h = self.h
+        where = {k: self.li[loc] for loc, ks in h.initial.items() for k in ks}
+        types: dict[int, Type] = {}
+        for k, loc in where.items():
+            name = h.locations[loc]
+            types[k] = self._mark(self._fresh(0, loc), self.dealt_bits.get(name, ()), loc)
+        frozen: dict[int, Type] = {}
+        later = self._fresh(0, _LATER)
+
+        def pool(t: int) -> None:
+            for js, old, loc, tag in self.decisions.get(t, ()):
+                for j in js:
+                    k = self.named[j]
+                    frozen[k] = (0, _GONE) + types[k][2:]
+                    types[k] = self._fresh(tag, loc)
+                for k, ty in types.items():
+                    if ty[0] in old:
+                        types[k] = self._fresh(tag, loc)
+
+        def snap(t: int) -> State:
+            named = []
+            tracked = set()
+            for j, k in enumerate(self.named):
+                if self.first[j] < t:
+                    named.append(frozen.get(k, types[k]))
+                    if k not in frozen:
+                        tracked.add(k)
+                else:
+                    named.append(later)
+            anon = Counter(ty for k, ty in types.items() if k not in tracked)
+            return tuple(named), tuple(sorted(anon.items()))
+
+        pool(0)
+        out = [snap(0)]
+        for t, st in enumerate(self.steps):
+            bits = self.step_bits[t]
+            if st.kind == "move":
+                dst = self.li[st.dst]
+                for k in st.kinds:
+                    types[k] = self._mark(types[k], bits, dst)
+            elif st.kind in ("all", "reveal"):
+                loc = self.li[st.src]
+                dst = self.li[st.dst] if st.kind == "all" else loc
+                for k, ty in types.items():
+                    if ty[1] == loc:
+                        types[k] = self._mark(ty, bits, dst)
+            elif st.kind == "show":
+                for k in st.kinds:
+                    types[k] = self._mark(types[k], bits, types[k][1])
+            pool(t + 1)
+            out.append(snap(t + 1))
+        return out
+
+
+def _view(s: State, col: int) -> Any:
+    """What the agent of column ``col`` observed in the state ``s`` so far (up to the
+    card symmetries): its bits of every tracked card, the multiset of its bits of
+    the others by pool."""
+    named, anon = s
+    cnt: Counter[tuple[int, int]] = Counter()
+    for ty, n in anon:
+        cnt[(ty[0], ty[col])] += n
+    return tuple(ty[col] for ty in named), tuple(sorted(cnt.items()))
+
 
 def _assign(
     js: Sequence[int],
@@ -650,6 +784,12 @@ class QuotientModel:
         The agents whose knowledge the model answers.
     pools : int
         How many pools of interchangeable futures the pass formed.
+    depth : int or None
+        ``None``: every history (or every one the agents can reach from the
+        true one); else only those within ``depth`` steps of the agents'
+        relations, which answer the formulas of modal depth up to ``depth``.
+    layers : int
+        Passes over the events the local quotient took (0 for the whole one).
     """
 
     history: CardHistory
@@ -662,6 +802,8 @@ class QuotientModel:
     groups: dict[tuple[str, ...], str] = field(default_factory=dict)
     agents: tuple[str, ...] = ()
     pools: int = 0
+    depth: int | None = None
+    layers: int = 0
 
     def formula(self, f: Any) -> Any:
         """``f`` parsed with the seat aliases of :class:`~games.epistemic.GameKnowledge`,
@@ -701,7 +843,16 @@ class QuotientModel:
         """
         from kripke.semantics import holds
 
-        return bool(holds(self.pointed, self.formula(f)))
+        g = self.formula(f)
+        if self.depth is not None:
+            d = reach_depth(g)
+            if d is None or d > self.depth:
+                raise InvalidParameterError(
+                    f"{g} looks {'arbitrarily far' if d is None else f'{d} steps'} from the "
+                    f"true history; this local quotient keeps {self.depth} (build it with "
+                    f"depth={'None' if d is None else d})"
+                )
+        return bool(holds(self.pointed, g))
 
     def __len__(self) -> int:
         return len(self.states)
@@ -711,6 +862,53 @@ class QuotientModel:
             f"QuotientModel({len(self.states):,} states, cards {list(self.cards)}, "
             f"{len(self.named)} named)"
         )
+
+
+def reach_depth(f: Any) -> int | None:
+    """How many steps of the agents' relations from a history the truth of ``f``
+    there depends on (``None``: any number, for common knowledge).
+
+    Every knowledge operator adds a step; an announcement ``[a] g`` needs
+    ``g``'s steps and then ``a``'s at each history reached.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> reach_depth(parse("K_a ~K_b p & q")), reach_depth(parse("[!K_a p] M_b q"))
+    (2, 2)
+    >>> reach_depth(parse("C_{a,b} p")) is None
+    True
+    """
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    match f:
+        case Common():
+            return None
+        case Know(_, arg) | Possible(_, arg) | KnowWhether(_, arg):
+            d = reach_depth(arg)
+            return None if d is None else d + 1
+        case Everybody(_, arg) | Distributed(_, arg):
+            d = reach_depth(arg)
+            return None if d is None else d + 1
+        case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+            a, b = reach_depth(ann), reach_depth(arg)
+            return None if a is None or b is None else a + b
+    out = 0
+    for c in f.children():
+        d = reach_depth(c)
+        if d is None:
+            return None
+        out = max(out, d)
+    return out
 
 
 def _group_name(agents: Sequence[str], group: Sequence[str]) -> str:
@@ -774,6 +972,78 @@ def _groups_of(fs: Iterable[Any]) -> set[tuple[str, ...]]:
     return out
 
 
+def _layers(p: _Pass, depth: int) -> tuple[list[State], int, int, bool]:
+    """The pass kept to the histories within ``depth`` steps of the true one.
+
+    Pass ``i`` keeps a state when some agent's view of it so far equals its
+    view so far of a state kept by pass ``i - 1`` (pass 0: the true history);
+    a view so far is determined by the final view, so every history within
+    ``i`` steps survives pass ``i``.  Returns the states after the last pass,
+    the most states kept at any event, the passes made and whether the views
+    closed up (a pass kept no new view: every history the agents can reach).
+    """
+    cols = [2 + p.ai[a] for a in p.agents if a in p.watch]
+    truth = p.truth_states()
+    states: list[State] = []
+    if not cols:  # no agent: the true history alone
+        states = [s for s in p.deal() if s == truth[0]]
+        for t in range(len(p.steps)):
+            states = p.step(t, states, lambda t, s: s == truth[t])
+        return states, 1, 1, True
+    allowed = [{c: {_view(s, c)} for c in cols} for s in truth]
+    peak = 0
+    for layer in range(1, max(depth, 1) + 1):
+        seen: list[dict[int, set[Any]]] = [{c: set() for c in cols} for _ in truth]
+
+        def keep(
+            t: int,
+            s: State,
+            allowed: list[dict[int, set[Any]]] = allowed,
+            seen: list[dict[int, set[Any]]] = seen,
+        ) -> bool:
+            views = {c: _view(s, c) for c in cols}
+            if not any(views[c] in allowed[t][c] for c in cols):
+                return False
+            for c, v in views.items():
+                seen[t][c].add(v)
+            return True
+
+        states = [s for s in p.deal() if keep(0, s)]
+        peak = max(peak, len(states))
+        for t in range(len(p.steps)):
+            states = p.step(t, states, keep)
+            peak = max(peak, len(states))
+        if seen == allowed:
+            return states, peak, layer, True
+        allowed = seen
+    return states, peak, max(depth, 1), False
+
+
+def _near(start: int, keys: Sequence[Sequence[Any]], depth: int | None) -> list[int]:
+    """The states at most ``depth`` steps (``None``: any number) from ``start``,
+    a step joining two states with the same key in one of ``keys``, in order."""
+    classes = []
+    for ks in keys:
+        cl: dict[Any, list[int]] = {}
+        for i, k in enumerate(ks):
+            cl.setdefault(k, []).append(i)
+        classes.append(cl)
+    dist = {start: 0}
+    frontier = [start]
+    d = 0
+    while frontier and (depth is None or d < depth):
+        d += 1
+        nxt = []
+        for i in frontier:
+            for ks, cl in zip(keys, classes, strict=True):
+                for j in cl.pop(ks[i], ()):
+                    if j not in dist:
+                        dist[j] = d
+                        nxt.append(j)
+        frontier = nxt
+    return sorted(dist)
+
+
 def quotient_model(
     h: CardHistory,
     cards: Iterable[str],
@@ -782,6 +1052,7 @@ def quotient_model(
     groups: Iterable[Iterable[Any]] = (),
     formulas: Iterable[Any] = (),
     limit: int = MAX_STATES,
+    depth: int | None = None,
 ) -> QuotientModel:
     """The card-symmetry quotient of ``h`` for formulas about ``cards``.
 
@@ -800,6 +1071,13 @@ def quotient_model(
         Formulas to be asked: their groups are added to ``groups``.
     limit : int
         Most states kept after any event.
+    depth : int, optional
+        Keep only the histories at most ``depth`` steps of the agents'
+        relations away from the true one (the *local* quotient): it answers
+        exactly every formula of modal depth at most ``depth`` (and, when
+        the histories it reaches close up before ``depth``, every formula;
+        then :attr:`QuotientModel.depth` is ``None``).  Default: every
+        history.
 
     Raises
     ------
@@ -834,12 +1112,19 @@ def quotient_model(
         watch.update(g)
     steps = simplify_steps(h)
     qk = {h.deck.index(c) for c in query}
-    p = _Pass(h, steps, [h.deck.index(c) for c in names], qk, limit, watch)
-    states = p.deal()
-    peak = len(states)
-    for t in range(len(steps)):
-        states = p.step(t, states)
-        peak = max(peak, len(states))
+    p = _Pass(
+        h, steps, [h.deck.index(c) for c in names], qk, limit, watch, static=depth is not None
+    )
+    closed = depth is None
+    if depth is None:
+        states = p.deal()
+        peak = len(states)
+        for t in range(len(steps)):
+            states = p.step(t, states)
+            peak = max(peak, len(states))
+        layers = 0
+    else:
+        states, peak, layers, closed = _layers(p, depth)
     states = p.finish(states)
     peak = max(peak, len(states))
     keep = [j for j, k in enumerate(p.named) if k in qk]
@@ -862,26 +1147,37 @@ def quotient_model(
     relations: dict[str, tuple[int, ...]] = {
         a: (2 + i,) for i, a in enumerate(agents) if a in watch
     }
+    singles = list(relations)
     group_names = {g: _group_name(agents, g) for g in sorted(grp)}
     for g, name in group_names.items():
         relations[name] = tuple(2 + agents.index(a) for a in g)
-    labels = [f"q{i}" for i in range(len(final))]
+    qpos = {j: h.deck.name(p.named[j]) for j in keep}
+    order = list(final)
+
+    def key(nm: Any, anon: Any, cols: tuple[int, ...]) -> Any:
+        view = tuple(
+            tuple(ty[c] for c in cols) if j in qpos else tuple(ty[c - 2] for c in cols)
+            for j, ty in enumerate(nm)
+        )
+        cnt: Counter[Any] = Counter()
+        for ty, n in anon:
+            cnt[(ty[0],) + tuple(ty[c - 1] for c in cols)] += n
+        return view, tuple(sorted(cnt.items()))
+
+    keys = {r: [key(nm, anon, cols) for nm, anon in order] for r, cols in relations.items()}
+    if depth is not None:  # the histories within ``depth`` steps of the true one
+        near = _near(actual, [keys[r] for r in singles], None if closed else depth)
+        order = [order[i] for i in near]
+        keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
+        actual = near.index(actual)
+    labels = [f"q{i}" for i in range(len(order))]
     val: dict[str, list[str]] = {}
     parts: dict[str, dict[Any, list[str]]] = {r: {} for r in relations}
-    qpos = {j: h.deck.name(p.named[j]) for j in keep}
-    for (nm, anon), i in final.items():
+    for i, (nm, _) in enumerate(order):
         lab = labels[i]
         val[lab] = [f"has({h.locations[nm[j][1]]}, {c})" for j, c in qpos.items()]
-        for r, cols in relations.items():
-            view = tuple(
-                tuple(ty[c] for c in cols) if j in qpos else tuple(ty[c - 2] for c in cols)
-                for j, ty in enumerate(nm)
-            )
-            cnt: Counter[Any] = Counter()
-            for ty, n in anon:
-                cnt[(ty[0],) + tuple(ty[c - 1] for c in cols)] += n
-            key = (view, tuple(sorted(cnt.items())))
-            parts[r].setdefault(key, []).append(lab)
+        for r in relations:
+            parts[r].setdefault(keys[r][i], []).append(lab)
     atoms = [f"has({loc}, {c})" for loc in h.locations for c in query]
     model = KripkeModel.from_partitions(
         labels, val, {r: list(cl.values()) for r, cl in parts.items()}, atoms=atoms
@@ -890,12 +1186,14 @@ def quotient_model(
         h,
         query,
         names,
-        list(final),
+        order,
         PointedModel(model, labels[actual]),
         peak=peak,
         groups=group_names,
         agents=tuple(a for a in h.agents if a in watch),
         pools=p.tags,
+        depth=None if closed else depth,
+        layers=layers,
     )
     out.seconds = time.perf_counter() - t0
     return out
@@ -926,3 +1224,131 @@ def quotient_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
     cards = sorted({a.args[1] for a in g.atoms()})
     q = quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit)
     return q.holds(g)
+
+
+def local_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
+    """Whether ``f`` holds in the true state, on the local quotient: only the
+    histories the formula's knowledge operators can reach from the true one.
+
+    A formula of modal depth ``d`` is answered on the histories within ``d``
+    steps of the agents' relations (:func:`quotient_model` with
+    ``depth=d``), exactly.  Common knowledge ``C_G g`` looks arbitrarily
+    far: the steps grow one at a time until the histories reached close up
+    (then every formula is exact), or, while every ``C`` of ``f`` stands
+    under no negation (or every one under one), until ``f`` with each
+    ``C_G g`` weakened to ``E_G g & E_G E_G g & ...`` (as many as the steps
+    allow) already decides it.
+
+    Raises
+    ------
+    InvalidParameterError, kripke.errors.KripkeError
+        As :func:`quotient_holds`.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C", "z": "D", "pile": ""},
+    ...                 ["x", "y", "z"])
+    >>> h = h.then(Move("A", "x", "pile", seen_by=["x"]))
+    >>> local_holds(h, "K_z ~K_y has(pile, A)"), local_holds(h, "C_{x,y,z} ~has(pile, D)")
+    (True, True)
+    >>> local_holds(h, "C_{x,y} has(pile, A)")
+    False
+    """
+    g = read_formula(h, f)
+    _no_copies(h)
+    cards = sorted({a.args[1] for a in g.atoms()})
+    d = reach_depth(g)
+
+    def build(depth: int) -> QuotientModel:
+        return quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit, depth=depth)
+
+    if d is not None:
+        return build(max(d, 1)).holds(g)
+    sign = _common_sign(g)
+    base = reach_depth(_weaken(g, 1)) or 1
+    k = 1
+    while True:
+        q = build(base + k - 1)
+        if q.depth is None:
+            return q.holds(g)
+        if sign is not None:
+            weak = q.holds(_weaken(g, k))
+            if weak == (sign < 0):
+                return weak
+        k += 1
+
+
+def _weaken(f: Any, k: int) -> Any:
+    """``f`` with every ``C_G g`` replaced by ``E_G g & E_G E_G g & ...`` (``k`` terms)."""
+    from kripke.formulas import (
+        And,
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    def go(g: Any) -> Any:
+        match g:
+            case Common(group, arg):
+                cur = go(arg)
+                terms = []
+                for _ in range(k):
+                    cur = Everybody(group, cur)
+                    terms.append(cur)
+                return terms[0] if k == 1 else And(tuple(terms))
+            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
+                return type(g)(agent, go(arg))
+            case Everybody(group, arg) | Distributed(group, arg):
+                return type(g)(group, go(arg))
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                return type(g)(go(ann), go(arg))
+            case _:
+                kids = g.children()
+                return _rebuild(g, [go(c) for c in kids]) if kids else g
+
+    return go(f)
+
+
+def _common_sign(f: Any) -> int | None:
+    """``1`` when every ``C`` of ``f`` stands under an even number of negations,
+    ``-1`` when under an odd number, ``None`` when mixed or under ``Kw``, ``<->``
+    or an announcement (both signs)."""
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Iff,
+        Implies,
+        KnowWhether,
+        Not,
+    )
+
+    signs: set[int] = set()
+
+    def go(g: Any, sign: int, both: bool) -> None:
+        if isinstance(g, Common):
+            signs.update((1, -1) if both else (sign,))
+            go(g.arg, sign, both)
+            return
+        if isinstance(g, Not):
+            go(g.arg, -sign, both)
+            return
+        if isinstance(g, Implies):
+            go(g.children()[0], -sign, both)
+            go(g.children()[1], sign, both)
+            return
+        both2 = both or isinstance(g, Iff | KnowWhether | Announce | AnnounceDiamond)
+        for c in g.children():
+            go(c, sign, both2)
+
+    go(f, 1, False)
+    if len(signs) == 1:
+        return signs.pop()
+    return None
