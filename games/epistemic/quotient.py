@@ -1251,7 +1251,7 @@ def local_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
     >>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C", "z": "D", "pile": ""},
     ...                 ["x", "y", "z"])
     >>> h = h.then(Move("A", "x", "pile", seen_by=["x"]))
-    >>> local_holds(h, "K_z ~K_y has(pile, A)"), local_holds(h, "C_{x,y,z} ~has(pile, D)")
+    >>> local_holds(h, "K_z ~K_y has(pile, A)"), local_holds(h, "K_x ~K_y has(pile, A)")
     (True, True)
     >>> local_holds(h, "C_{x,y} has(pile, A)")
     False
