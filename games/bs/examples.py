@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from games.base import register_bot
 from games.bs.koth import KothController, KothPlayer, KothSeat
+from games.errors import InvalidParameterError
 
 __all__ = ["SamplePlayer", "FirstCardPlayer", "sample_request"]
 
@@ -61,7 +62,7 @@ def sample_request(hand: list[int], card: int) -> list[int]:
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         An empty hand (a player with no cards has won and is never asked).
 
     Examples
@@ -72,7 +73,7 @@ def sample_request(hand: list[int], card: int) -> list[int]:
     [1]
     """
     if not hand:
-        raise ValueError(f"an empty hand cannot play a card numbered {card}")
+        raise InvalidParameterError(f"an empty hand cannot play a card numbered {card}")
     ret = [c for c in hand if c == card]
     if not ret:
         ret.append(hand[0])
