@@ -799,7 +799,24 @@ def _make_search(
                         k += 1
                 else:
                     k = len(reps)
-                if win_mode:  # cheapest winner first, then low losers
+                if win_mode and k < len(reps) and pos < n - 1:
+                    # a card nobody still to play can beat first (the lowest such),
+                    # then the cheapest winner, then low losers
+                    later = 0
+                    ruff = False
+                    for i in range(pos + 1, n):
+                        hq = hands[seat_at[leader][i]]
+                        later |= hq
+                        if not (hq >> sh) & 0xFF and hq & tmask:
+                            ruff = True
+                    cards = reps[k:] + reps[:k]
+                    if not ruff:
+                        top_later = ((later >> sh) & 0xFF).bit_length() - 1 + sh
+                        for i in range(k, len(reps)):
+                            if reps[i] > top_later:
+                                cards = (reps[i],) + reps[k:i] + reps[i + 1 :] + reps[:k]
+                                break
+                elif win_mode:  # cheapest winner first, then low losers
                     cards = reps[k:] + reps[:k]
                 else:  # the highest card that loses first
                     cards = reps[:k][::-1] + reps[k:][::-1]
