@@ -134,8 +134,16 @@ for _r in range(256):
         _TOPJ[_r << 4 | _j] = _m
 
 
+#: ``_LONG_RUNS[R << 8 | h]``: the (lowest, highest) ranks of the runs of ``h``
+#: adjacent within ``R`` that hold more than one card.
+_LONG_RUNS: list[tuple[tuple[int, int], ...]] = [()] * 65536
 #: ``_LOW_CARDS[s][R << 8 | h]``: the card ids of suit ``s`` of ``_LOW[R << 8 | h]``.
-_LOW_CARDS = [[tuple(8 * s + x for x in t) for t in _LOW] for s in range(4)]
+_LOW_CARDS: list[list[tuple[int, ...]]] = [[()] * 65536 for _ in range(4)]
+for _i, _lows in enumerate(_LOW):
+    if _lows:
+        _LONG_RUNS[_i] = tuple((a, b) for a, b in zip(_lows, _HIGH[_i], strict=True) if b > a)
+        for _s in range(4):
+            _LOW_CARDS[_s][_i] = tuple(8 * _s + x for x in _lows)
 
 
 def _build_trump_bound() -> list[tuple[int, int]]:
@@ -455,8 +463,7 @@ def _make_search(
     ``hands`` is mutated and restored.
     """
     pext = _PEXT
-    low_t = _LOW
-    high_t = _HIGH
+    long_runs = _LONG_RUNS
     topj = _TOPJ
     seat_lens = _LENS
     low_cards = _LOW_CARDS
@@ -875,6 +882,21 @@ def _make_search(
                                 | c
                             )
                         keyed.sort()
+                        if keyed[0] < 32 << 5 and pos < n - 1:
+                            # a trump nobody still to play can overruff first
+                            over = 0
+                            for i in range(pos + 1, n):
+                                hq = hands[seat_at[leader][i]]
+                                if not (hq >> (8 * led)) & 0xFF:
+                                    over |= hq
+                            top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
+                            for i, kk in enumerate(keyed):
+                                if kk >= 32 << 5:
+                                    break
+                                if (kk & 31) > top_over:
+                                    if i:
+                                        keyed.insert(0, keyed.pop(i))
+                                    break
                     elif win_mode:
                         keyed = [
                             ((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards
@@ -937,12 +959,13 @@ def _make_search(
                 rb = (acc >> sh) & 0xFF
                 hs = (h >> sh) & 0xFF
                 if rb and hs:
-                    t = (rb & -rb).bit_length() - 1
-                    idx = (((allc >> sh) & 0xFF) << 8) | hs
-                    for lo_r, hi_r in zip(low_t[idx], high_t[idx], strict=True):
-                        if lo_r < t <= hi_r:
-                            acc |= 1 << (sh + lo_r)
-                            break
+                    runs = long_runs[(((allc >> sh) & 0xFF) << 8) | hs]
+                    if runs:
+                        t = (rb & -rb).bit_length() - 1
+                        for lo_r, hi_r in runs:
+                            if lo_r < t <= hi_r:
+                                acc |= 1 << (sh + lo_r)
+                                break
         return not chooser, acc
 
     return force, play
