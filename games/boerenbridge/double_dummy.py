@@ -421,14 +421,14 @@ class DoubleDummySolver:
         n = self.players
         rem = pos.remaining_tricks
         force, play = self._search
-        if not pos.trick:
-            return force(hands, pos.leader, low, high, rem)[0]
-        led = pos.trick[0] >> 3
-        wi = trick_winner(pos.trick, self.trump)
         table = mask_of(pos.trick)
         allc = table
         for h in hands:
             allc |= h
+        if not pos.trick:
+            return force(hands, pos.leader, low, high, rem, allc)[0]
+        led = pos.trick[0] >> 3
+        wi = trick_winner(pos.trick, self.trump)
         return play(
             hands,
             pos.leader,
@@ -449,8 +449,9 @@ def _make_search(
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
-    ``force(hands, leader, lo, hi, rem)`` answers at a trick boundary whether the
-    side can force its tricks among the ``rem`` left into ``[lo, hi]``;
+    ``force(hands, leader, lo, hi, rem, allc)`` answers at a trick boundary
+    whether the side can force its tricks among the ``rem`` left into
+    ``[lo, hi]`` (``allc`` is every card left);
     ``play(...)`` continues a trick in progress.  Both return ``(answer, rel)``:
     ``rel`` is a card mask of the cards whose rank decided the answer (cards
     that won a trick by outranking a card of their suit, and cards of
@@ -477,6 +478,8 @@ def _make_search(
     tmask = (0xFF << (8 * trump)) if trump is not None else 0
     tshift = 8 * trump if trump is not None else -1
     seats = tuple(range(n))
+    width = 8 * n
+    spread = sum(1 << (8 * i) for i in range(n))  # an 8-bit field once for each seat
     seat_at = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
     suit_shifts = (0, 8, 16, 24)
 
@@ -585,7 +588,9 @@ def _make_search(
 
     describe = describe_4 if n == 4 else describe_any
 
-    def force(hands: list[int], leader: int, lo: int, hi: int, rem: int) -> tuple[bool, int]:
+    def force(
+        hands: list[int], leader: int, lo: int, hi: int, rem: int, allc: int
+    ) -> tuple[bool, int]:
         if lo < 0:
             lo = 0
         if hi > rem:
@@ -618,9 +623,6 @@ def _make_search(
                         break
             x = side_bits >> best & 1
             return lo <= x <= hi, (1 << bc) if same else 0
-        allc = 0
-        for h in hands:
-            allc |= h
         extra = 0
         if has_trump and (allc >> tshift) & 0xFF:
             # trump tricks both ways: each trump wins its trick unless a higher
@@ -721,8 +723,7 @@ def _make_search(
                 j = 0
                 m = 0
             jl.append(j)
-            for _ in seats:
-                relm = (relm << 8) | m
+            relm = (relm << width) | m * spread
         pattern = full & relm
         for e in bucket:
             if e[0] == relm and e[1] == pattern:
@@ -928,13 +929,14 @@ def _make_search(
                 else:
                     nw, ns = wcard, wseat
             if last:
+                after = allc ^ table ^ (1 << c)  # the cards left after the trick
                 if side_bits >> ns & 1:
                     if lo <= 1 and hi >= rem:
                         r, crel = True, 0
                     else:
-                        r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1)
+                        r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1, after)
                 elif hi < rem - 1 or lo > 0:
-                    r, crel = force(hands, ns, lo, hi, rem - 1)
+                    r, crel = force(hands, ns, lo, hi, rem - 1, after)
                 else:
                     r, crel = True, 0
                 # the winner outranked a card of its suit: its rank counts
