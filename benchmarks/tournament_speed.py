@@ -14,6 +14,9 @@ so a speed-up that keeps the fingerprints keeps the bots' strength.
 ``--save FILE`` writes the fingerprints as JSON, ``--compare FILE`` checks
 them against a saved run (exit status 1 on any difference).
 
+``--split`` also reports the shares of the row's CPU time the bots spend
+following observations (updating their deal knowledge) and deciding.
+
 ``--baseline DIR`` measures another copy of the library in the same run (for
 instance ``git archive <commit> | tar -x -C DIR``): every row is played in
 fresh processes, alternately by the baseline and by this checkout,
@@ -44,13 +47,38 @@ from _common import table  # noqa: E402
 from games.base import load_game, make_bot, play_game  # noqa: E402
 from games.tournament import TournamentSpec, _game_seed, _table  # noqa: E402
 
+#: The speed goals of the koth command (games per CPU second, one process).
+TARGETS = "goals (koth, 4 players): probabilistic >= 20 games/s, knowledge >= 40 games/s"
+
 #: (variant, players) of the rows.
 SHAPES = [("koth", 4), ("classic", 3), ("classic", 4), ("classic", 5), ("classic", 6)]
 BOTS = ["probabilistic", "knowledge"]
 
 
-def run_row(bot: str, variant: str, players: int, games: int, seed: int) -> dict[str, Any]:
-    """Play one row; games per CPU second, steps per game and the action fingerprint."""
+def _time_calls(bot: Any, name: str, parts: dict[str, float]) -> None:
+    """Add the CPU time of every call of ``bot.<name>`` to ``parts[name]``."""
+    inner = getattr(bot, name)
+
+    def timed(*args: Any) -> Any:
+        c0 = time.process_time()
+        try:
+            return inner(*args)
+        finally:
+            parts[name] += time.process_time() - c0
+
+    setattr(bot, name, timed)
+
+
+def run_row(
+    bot: str, variant: str, players: int, games: int, seed: int, split: bool = False
+) -> dict[str, Any]:
+    """Play one row; games per CPU second, steps per game and the action fingerprint.
+
+    With ``split`` the bots' CPU time is also split into following the
+    observations (``inform``: updating the deal knowledge) and deciding
+    (``step``: the call and play decisions), as shares of the row's time.
+    """
+    parts = {"inform": 0.0, "step": 0.0}
     spec = TournamentSpec(
         "bs", tuple([bot] * players), games, seed, "rotate", (("variant", variant),)
     )
@@ -77,15 +105,23 @@ def run_row(bot: str, variant: str, players: int, games: int, seed: int) -> dict
 
         c0 = time.process_time()
         bots = [make_bot("bs", n, seed=gseed * 31 + s) for s, n in enumerate(names)]
+        if split:
+            for b in bots:
+                _time_calls(b, "inform", parts)
+                _time_calls(b, "step", parts)
         res = play_game(game, bots, seed=gseed, forfeit_on_error=True, on_step=record)
         cpu += time.process_time() - c0
         steps += res.steps
         digest.update(repr((actions, [float(r) for r in res.returns], res.forfeit)).encode())
-    return {
+    out = {
         "rate": games / cpu if cpu > 0 else float("inf"),
         "steps": steps / max(games, 1),
         "fingerprint": digest.hexdigest()[:16],
     }
+    if split and cpu > 0:
+        out["inform"] = parts["inform"] / cpu
+        out["step"] = parts["step"] / cpu
+    return out
 
 
 def _row_in_process(root: str, bot: str, variant: str, players: int, games: int, seed: int):
@@ -133,6 +169,7 @@ def compare_with(baseline: str, args: argparse.Namespace, shapes: list[tuple[str
             )
             print(*rows[-1], flush=True)
     print(f"BS tournaments, one process per row, best of {args.repeat}; baseline: {baseline}")
+    print(TARGETS)
     print(
         table(
             ["bot", "variant", "players", "games", "steps/game"]
@@ -153,6 +190,11 @@ def main() -> int:
     ap.add_argument("--compare", default=None, help="compare with a saved JSON file")
     ap.add_argument("--baseline", default=None, help="another copy of the library to time")
     ap.add_argument("--repeat", type=int, default=2, help="runs per row with --baseline")
+    ap.add_argument(
+        "--split",
+        action="store_true",
+        help="also give the shares of the CPU time spent updating knowledge and deciding",
+    )
     args = ap.parse_args()
     shapes = SHAPES
     if args.shapes:
@@ -167,25 +209,33 @@ def main() -> int:
     for bot in args.bots.split(","):
         for variant, players in shapes:
             key = f"{bot}/{variant}{players}/{args.games}/{args.seed}"
-            r = run_row(bot, variant, players, args.games, args.seed)
+            r = run_row(bot, variant, players, args.games, args.seed, split=args.split)
             prints[key] = r
             same = ""
             if key in saved:
                 ok = saved[key]["fingerprint"] == r["fingerprint"]
                 bad += not ok
                 same = f"{'same' if ok else 'DIFFERENT'}, was {saved[key]['rate']:.2f}"
+            shares: tuple[str, ...] = ()
+            if args.split:
+                shares = (f"{100 * r['inform']:.0f}%", f"{100 * r['step']:.0f}%")
             rows.append(
                 (bot, variant, players, args.games, f"{r['steps']:.0f}", f"{r['rate']:.2f}")
+                + shares
                 + (r["fingerprint"], same)
             )
             print(*rows[-1], flush=True)
     print("BS, one process, games played as `kripke tournament bs --workers 1` plays them")
+    split_cols = ["updates", "decisions"] if args.split else []
     print(
         table(
-            ["bot", "variant", "players", "games", "steps/game", "games/CPU s", "actions", "saved"],
+            ["bot", "variant", "players", "games", "steps/game", "games/CPU s"]
+            + split_cols
+            + ["actions", "saved"],
             rows,
         )
     )
+    print(TARGETS)
     if args.save:
         Path(args.save).write_text(json.dumps(prints, indent=1))
     return 1 if bad else 0

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
 import random
 from typing import Any
 
@@ -450,3 +452,98 @@ def _replay_into(kn: DealKnowledge, seed: int, states: list[DealKnowledge]) -> N
             kn.move_all("pile", taker)
             true[taker] += true["pile"]
             true["pile"] = []
+
+
+# ------------------------------------------- feasibility without counting (flows)
+def _bounded_state(seed: int) -> DealKnowledge | None:
+    """A small deal with random per-cell bounds and no joint constraint."""
+    rng = random.Random(seed)
+    nk = rng.randint(2, 4)
+    deck = Deck([chr(ord("A") + i) for i in range(nk)], [rng.choice([1, 2, 3]) for _ in range(nk)])
+    cuts = sorted(rng.randint(0, deck.total) for _ in range(2))
+    sizes = [cuts[0], cuts[1] - cuts[0], deck.total - cuts[1]]
+    kn = DealKnowledge(deck, {"a": sizes[0], "b": sizes[1], "c": sizes[2]})
+    for _ in range(rng.randint(0, 4)):
+        card, loc = rng.choice(deck.names), rng.choice("abc")
+        try:
+            if rng.random() < 0.5:
+                kn.void(loc, card)
+            else:
+                kn.at_least(loc, card, rng.randint(1, 2))
+        except InconsistentKnowledgeError:
+            continue
+    return kn if not kn._preds else None
+
+
+def _brute_values(kn: DealKnowledge, kinds: list[int], loc: int) -> set[int]:
+    """Every value of the copies of ``kinds`` in ``loc`` over all deals within the bounds."""
+    K, L = kn._lo.shape
+    rows = []
+    for k in range(K):
+        ranges = [range(int(kn._lo[k, ll]), int(kn._hi[k, ll]) + 1) for ll in range(L)]
+        rows.append([r for r in itertools.product(*ranges) if sum(r) == kn._copies[k]])
+    out: set[int] = set()
+    for combo in itertools.product(*rows):
+        if all(sum(r[ll] for r in combo) == kn._size[ll] for ll in range(L)):
+            out.add(sum(combo[k][loc] for k in kinds))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_count_possible_equals_brute_force_and_the_count(seed):
+    kn = _bounded_state(seed)
+    if kn is None:
+        pytest.skip("a joint constraint")
+    rng = random.Random(seed)
+    for _ in range(4):
+        ks = sorted(rng.sample(range(len(kn.deck)), rng.randint(1, len(kn.deck))))
+        loc = rng.choice("abc")
+        values = _brute_values(kn, ks, kn._loc(loc))
+        dist = kn.count_distribution([kn.deck.name(k) for k in ks], loc, exact=True)
+        assert values == {v for v, p in enumerate(dist) if p > 0}
+        total = sum(kn.deck.copies[k] for k in ks)
+        for least in range(total + 1):
+            for most in range(least, total + 1):
+                names = [kn.deck.name(k) for k in ks]
+                want = any(least <= v <= most for v in values)
+                assert kn._count_possible(names, loc, least, most) == want, (ks, loc, least, most)
+
+
+def test_bounded_states_are_varied():
+    # the brute-force comparison above sees bounds and both answers
+    states = [kn for kn in map(_bounded_state, range(40)) if kn is not None]
+    assert len(states) > 25
+    assert (
+        sum(bool((kn._lo > 0).any() and (kn._hi < kn._copies[:, None]).any()) for kn in states) > 5
+    )
+
+
+@pytest.mark.parametrize(("variant", "players"), [("koth", 4), ("classic", 3), ("classic", 4)])
+def test_knows_lie_without_counting_equals_the_count(variant, players):
+    """The knowledge bot's call decision by flows equals the one by counting, in real games."""
+    kw = {"variant": variant} if variant == "koth" else {"variant": variant, "players": players}
+    game = load_game("bs", **kw)
+    seen = {True: 0, False: 0}
+    fast = 0
+    bots = [make_bot("bs", "knowledge", seed=21 + s) for s in range(players)]
+
+    def call(self, player, rank, count):  # type: ignore[no-untyped-def]
+        nonlocal fast
+        v = self.view
+        ref = copy.copy(v)
+        ref.knowledge = v.knowledge.copy()
+        ref._before = v._before.copy() if v._before is not None else None
+        want = ref._could_be_honest() == 0.0
+        fast += v._before is not None and not v._before._preds
+        got = v.knows_lie()
+        assert got == want
+        seen[got] += 1
+        return got
+
+    for b in bots:
+        b.call = call.__get__(b)  # type: ignore[method-assign]
+    for seed in range(3):
+        play_game(game, bots, seed=seed, max_steps=400)
+    assert seen[False] > 20 and fast > 20
+    if variant == "koth":  # knowledge bots catch known lies there
+        assert seen[True] > 0

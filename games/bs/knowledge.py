@@ -234,7 +234,38 @@ class SeatKnowledge:
             return False
         if self.last[0] == self.seat:
             return self.lie_probability() == 1.0
-        return self._could_be_honest() == 0.0
+        return not self._honest_possible()
+
+    def _honest_possible(self) -> bool:
+        """Whether :meth:`_could_be_honest` is positive, by the same route.
+
+        When the knowledge from just before the play has no joint constraint,
+        its consistent deals are those within the cell bounds and the sizes,
+        so whether the claimer can have held ``count`` cards of the rank (and
+        whether it can have held fewer, which sends the count to the current
+        knowledge) is a feasible flow, found without counting; the knowledge
+        evolves as it would with the count.  Otherwise this counts.
+        """
+        assert self.last is not None
+        p, rank, cnt = self.last
+        before = self._before
+        last = self.history[-1]
+        if before is None or before._preds or last.kind != "play" or last.actor != p:
+            return self._could_be_honest() != 0.0
+        kn = self._need()
+        kinds = self.game.kinds_of_rank[rank]
+        hand = f"P{p}"
+        if (
+            kn.relaxations != before.relaxations
+            or not kn._query_fits(kinds, [hand, "play"])
+            or not before._query_fits(kinds, hand)
+        ):
+            return self._could_be_honest() != 0.0
+        if not before._count_possible(kinds, hand, 0, cnt - 1):
+            # surely honest before the play: counted on the current knowledge
+            return self._could_be_honest_after() != 0.0
+        total = sum(self.game.deck.copies[k] for k in kinds)
+        return before._count_possible(kinds, hand, cnt, total)
 
     def _could_be_honest(self) -> float:
         """Probability that the claimer held ``count`` cards of the claimed rank.

@@ -1221,6 +1221,45 @@ class DealKnowledge:
         )
         return bool(plan.fits)
 
+    def _count_possible(self, cards: CardsLike, location: str, least: int, most: int) -> bool:
+        """Whether a deal within the cell bounds and the sizes puts ``least`` to
+        ``most`` copies of ``cards`` in ``location``.
+
+        A feasible flow (kinds to locations, each cell between its bounds),
+        no counting.  Without joint constraints those deals are exactly the
+        consistent ones, so this is whether :meth:`count_distribution` gives
+        the values ``least`` … ``most`` a positive probability; with joint
+        constraints it is only necessary for that.
+        """
+        ks = self._cardset(cards)
+        q = self._loc(location)
+        lo, hi = self._lo.tolist(), self._hi.tolist()
+        if sum(hi[k][q] for k in ks) < least or sum(lo[k][q] for k in ks) > most:
+            return False
+        # kinds with the same copies and bounds are one node: a flow of their
+        # sums splits into one per kind (equal shares are a fractional one,
+        # and the transportation polytope has integral vertices)
+        in_q = set(ks)
+        groups: dict[tuple[Any, ...], int] = {}
+        for k, c in enumerate(self._copies.tolist()):
+            key = (k in in_q, c, tuple(lo[k]), tuple(hi[k]))
+            groups[key] = groups.get(key, 0) + 1
+        G, L = len(groups), len(self._size)
+        # nodes: 0 source, 1 sink, kind groups, locations, then the query's node
+        src, snk, qn = 0, 1, 2 + G + L
+        edges: list[tuple[int, int, int, int]] = []
+        for g, ((query, c, lo_k, hi_k), m) in enumerate(groups.items()):
+            edges.append((src, 2 + g, m * c, m * c))
+            for ll in range(L):
+                if hi_k[ll] == 0:
+                    continue
+                to = qn if ll == q and query else 2 + G + ll
+                edges.append((2 + g, to, m * lo_k[ll], m * hi_k[ll]))
+        edges.append((qn, 2 + G + q, least, most))
+        for ll in range(L):
+            edges.append((2 + G + ll, snk, self._size[ll], self._size[ll]))
+        return _feasible_flow(qn + 1, src, snk, edges)
+
     def probability_at_least(
         self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
     ) -> float | Fraction:
@@ -1512,6 +1551,74 @@ class _Aux:
             lo_v += mn
             hi_v += mx
         return lo_v, hi_v
+
+
+def _feasible_flow(n: int, src: int, snk: int, edges: Sequence[tuple[int, int, int, int]]) -> bool:
+    """Whether a flow from ``src`` to ``snk`` keeps every edge ``(u, v, low, high)``
+    between its bounds (and every other node balanced).
+
+    The lower bounds become demands of a second source and sink; the flow is
+    feasible exactly when a maximum flow between those saturates them
+    (breadth-first augmenting paths).
+
+    Examples
+    --------
+    >>> _feasible_flow(3, 0, 2, [(0, 1, 2, 2), (1, 2, 0, 1)])
+    False
+    >>> _feasible_flow(3, 0, 2, [(0, 1, 2, 2), (1, 2, 1, 3)])
+    True
+    """
+    s2, t2 = n, n + 1
+    cap: list[dict[int, int]] = [{} for _ in range(n + 2)]
+    excess = [0] * n
+
+    def add(u: int, v: int, c: int) -> None:
+        cap[u][v] = cap[u].get(v, 0) + c
+        cap[v].setdefault(u, 0)
+
+    for u, v, low, high in edges:
+        if high < low:
+            return False
+        if high > low:
+            add(u, v, high - low)
+        excess[v] += low
+        excess[u] -= low
+    add(snk, src, 1 << 40)  # the flow returns: a circulation
+    need = 0
+    for v, e in enumerate(excess):
+        if e > 0:
+            add(s2, v, e)
+            need += e
+        elif e < 0:
+            add(v, t2, -e)
+    flow = 0
+    while flow < need:
+        parent = {s2: s2}
+        frontier = [s2]
+        while frontier and t2 not in parent:
+            nxt = []
+            for u in frontier:
+                for v, c in cap[u].items():
+                    if c > 0 and v not in parent:
+                        parent[v] = u
+                        nxt.append(v)
+            frontier = nxt
+        if t2 not in parent:
+            return False
+        push = need - flow
+        v = t2
+        while v != s2:
+            u = parent[v]
+            push = min(push, cap[u][v])
+            v = u
+        v = t2
+        while v != s2:
+            u = parent[v]
+            cap[u][v] -= push
+            cap[v][u] += push
+            v = u
+        flow += push
+    return True
 
 
 def _gmax(
