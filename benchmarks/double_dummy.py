@@ -9,16 +9,28 @@ with plain exact-position memo, no rank equivalence, no relevant-rank table, no
 bounds -- solves 5-card positions for the speed-up ratio.
 
     python benchmarks/double_dummy.py [--positions 100] [--seed 1]
-    python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7]
+    python benchmarks/double_dummy.py --target [--positions 500] [--seed 1] [--baseline REV]
+    python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7] [--baseline REV]
+
+``--target`` times the most tricks of one seat (a fresh solver each) on random
+8-card positions -- trump in each suit and no trump in turn, a random leader and
+seat -- against the goal of a mean of at most 10 ms and a worst of at most 50 ms.
+``--baseline REV`` also loads the solver as it was at git revision ``REV`` and
+times it on the same positions in the same run, checking that both give the same
+answers.
 
 ``--ablation`` measures what each technique of the solver buys: it loads
 copies of ``games/boerenbridge/double_dummy.py`` with one technique switched
 off (no move ordering; every card its own move instead of one move per run of
 equivalent cards; a transposition table keyed on the exact position instead
 of the relevant ranks, i.e. no partition search; no transposition table at
-all, on a quarter of the positions) and times the most tricks of one seat on
-the same random 8-card positions, checking that every variant gives the same
-answers.
+all, on a quarter of the positions; and one variant for each bound, cut, move
+order and the guess the targets start from) and times the most tricks of one
+seat on the same random 8-card positions, checking that every variant gives the
+same answers.
+
+Both show progress and can be interrupted (Ctrl-C): the table then covers the
+positions finished so far.
 
 Times are CPU seconds of this process (``time.process_time``): on a machine shared
 with other work the wall clock is longer, and even CPU time suffers from a loaded
@@ -32,15 +44,21 @@ import functools
 import importlib.util
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
 
-from _common import table
+from _common import ROOT, table
+from tqdm import tqdm
 
 from games.boerenbridge.double_dummy import DoubleDummySolver, Position, mask_of
+
+#: The goal for the most tricks of one seat on 8-card positions (CPU ms).
+GOAL_MEAN_MS = 10.0
+GOAL_MAX_MS = 50.0
 
 
 def random_position(rng: random.Random, n: int, trump: int | None) -> Position:
@@ -96,6 +114,82 @@ def stats(times: list[float]) -> list[object]:
     return [len(ms), *(f"{x:.1f}" for x in picks)]
 
 
+def load_module(name: str, src: str, folder: Path) -> ModuleType:
+    """The solver source ``src`` loaded as a module of its own."""
+    path = folder / (name.replace(" ", "_").replace("-", "_").replace("'", "") + ".py")
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def load_revision(rev: str, folder: Path) -> ModuleType:
+    """The solver as it was at git revision ``rev`` (an in-run baseline)."""
+    if not rev or rev.startswith("-"):
+        raise SystemExit(f"--baseline {rev!r} is not a git revision")
+    out = subprocess.run(
+        ["git", "show", f"{rev}:games/boerenbridge/double_dummy.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode:
+        raise SystemExit(f"--baseline {rev!r}: {out.stderr.strip()}")
+    return load_module(f"solver_at_{rev}", out.stdout, folder)
+
+
+def target(positions: int, seed: int, baseline: str | None) -> None:
+    """The most tricks of one seat on random 8-card positions against the goal."""
+    import games.boerenbridge.double_dummy as solver
+
+    with tempfile.TemporaryDirectory() as tmp:
+        variants = [("this solver", solver)]
+        if baseline is not None:
+            variants.append((f"revision {baseline}", load_revision(baseline, Path(tmp))))
+        rng = random.Random(seed)
+        times: dict[str, list[float]] = {name: [] for name, _ in variants}
+        try:
+            for i in tqdm(range(positions), desc="positions"):
+                pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
+                side = rng.randrange(4)
+                answers = set()
+                for name, mod in variants:
+                    p = mod.Position(pos.hands, pos.trump, pos.leader)
+                    t = time.process_time()
+                    answers.add(mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
+                    times[name].append(time.process_time() - t)
+                assert len(answers) == 1, f"solvers disagree on position {i}: {answers}"
+        except KeyboardInterrupt:
+            print("interrupted: the positions finished so far")
+    rows = []
+    for name, ts in times.items():
+        if not ts:
+            continue
+        ms = sorted(1000 * t for t in ts)
+        mean, worst = statistics.mean(ms), ms[-1]
+        ok = "yes" if mean <= GOAL_MEAN_MS and worst <= GOAL_MAX_MS else "no"
+        rows.append(
+            [
+                name,
+                len(ms),
+                f"{mean:.1f}",
+                f"{statistics.median(ms):.1f}",
+                f"{ms[int(0.9 * (len(ms) - 1))]:.1f}",
+                f"{ms[int(0.99 * (len(ms) - 1))]:.1f}",
+                f"{worst:.1f}",
+                ok,
+            ]
+        )
+    print(
+        f"8-card positions, most tricks of one seat, CPU ms per solve (seed {seed}); "
+        f"goal: mean <= {GOAL_MEAN_MS:.0f}, max <= {GOAL_MAX_MS:.0f}"
+    )
+    print(table(["solver", "positions", "mean", "median", "p90", "p99", "max", "goal met"], rows))
+
+
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no move ordering", [("            if len(reps) > 1 and not (", "            if False and not ("),
@@ -128,40 +222,45 @@ def load_variant(name: str, edits: list[tuple[str, str]], folder: Path) -> Modul
         if src.count(old) != 1:
             raise SystemExit(f"ablation {name!r}: the solver's source changed; update ABLATIONS")
         src = src.replace(old, new)
-    path = folder / (name.replace(" ", "_").replace("-", "_") + ".py")
-    path.write_text(src)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_module(name, src, folder)
 
 
-def ablation(positions: int, seed: int) -> None:
+def ablation(positions: int, seed: int, baseline: str | None) -> None:
     import games.boerenbridge.double_dummy as solver
 
     with tempfile.TemporaryDirectory() as tmp:
         variants = [("all techniques", solver)] + [
             (name, load_variant(name, edits, Path(tmp))) for name, edits in ABLATIONS
         ]
+        if baseline is not None:
+            variants.append((f"revision {baseline}", load_revision(baseline, Path(tmp))))
         rng = random.Random(seed)
         times: dict[str, dict[int, float]] = {name: {} for name, _ in variants}
-        for i in range(positions):
-            pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
-            side = rng.randrange(4)
-            answers = set()
-            for name, mod in variants:
-                if name == "no transposition table" and i % 4:
-                    continue  # hundreds of times slower: a quarter of the positions
-                p = mod.Position(pos.hands, pos.trump, pos.leader)
-                t = time.process_time()
-                answers.add(mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
-                times[name][i] = time.process_time() - t
-            assert len(answers) == 1, f"variants disagree on position {i}: {answers}"
+        try:
+            for i in tqdm(range(positions), desc="positions"):
+                pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
+                side = rng.randrange(4)
+                answers = set()
+                done: dict[str, float] = {}
+                for name, mod in variants:
+                    if name == "no transposition table" and i % 4:
+                        continue  # hundreds of times slower: a quarter of the positions
+                    p = mod.Position(pos.hands, pos.trump, pos.leader)
+                    t = time.process_time()
+                    answers.add(mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
+                    done[name] = time.process_time() - t
+                assert len(answers) == 1, f"variants disagree on position {i}: {answers}"
+                for name, t in done.items():
+                    times[name][i] = t
+        except KeyboardInterrupt:
+            print("interrupted: the positions finished so far")
     base = times["all techniques"]
+    if not base:
+        return
     rows = []
     for name, ts in times.items():
+        if not ts:
+            continue
         # the ratio on the positions the variant solved
         ratio = sum(ts.values()) / sum(base[i] for i in ts)
         rows.append([name, *stats(list(ts.values())), f"{ratio:.1f}x"])
@@ -179,9 +278,14 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ablation", action="store_true")
+    ap.add_argument("--target", action="store_true")
+    ap.add_argument("--baseline", metavar="REV", help="also time the solver of this git revision")
     args = ap.parse_args()
     if args.ablation:
-        ablation(args.positions, args.seed)
+        ablation(args.positions, args.seed, args.baseline)
+        return
+    if args.target:
+        target(args.positions, args.seed, args.baseline)
         return
     rng = random.Random(args.seed)
     rows = []
