@@ -15,29 +15,36 @@ count:
 * **The other seats' habits.**  Every call decision of every other seat is
   public (the callers are announced, a play nobody calls was passed by all),
   so the bot counts, per seat and per claimed count (1, 2, 3, 4 or more, and
-  "the claimer went out"), how often it called; and every revealed play, and
-  every lie it can prove in a pile it picks up, updates the seat's rate of
-  lying when it could have told the truth.  Both start from priors and move
-  with the evidence of this game only.
+  "the claimer went out"), how often it called, and apart from that how
+  often it called this bot's own lies (which measures the proofs the other
+  seats can make).  Every revealed play, and every lie it can prove in a
+  pile it picks up, updates the seat's rate of lying when it could have told
+  the truth.  All start from priors and move with the evidence of this game
+  only.
 * **Playing.**  All cards of the required rank, padded with lies (the cards
   it must claim furthest in the future) up to the claim that minimises the
   expected number of its own turns until it is out: a lie called costs the
   pile, an uncalled one sheds cards, and a claim is called with the chance
   the habits give for that count plus the chance that a seat holds enough of
-  the rank to prove it false.  Truthful claims of 3 or more are welcome (a
-  caller picks up the pile).
+  the rank to prove it false.  On a small pile a call costs little, so it
+  tries large claims there, and learns who calls them.  Truthful claims of 3
+  or more are welcome (a caller picks up the pile).
 * **The endgame.**  The plan values a hand by the turns a greedy finish
   needs, whose last play must be truthful; going out on a lie is weighed
   against the seats that call a player going out.  With its whole hand of
   the required rank it plays it (a truthful last play wins even when
   called).
-* **Calling.**  A player going out is always called (if the claim is true
-  the player wins anyway, so the call costs nothing).  Otherwise it calls
-  when ``p * gain > (1 - p) * cost``: ``p`` the lie probability (1 for a
-  proven lie; else the chance the claimer could not have been honest, plus
-  its lying rate times the rest), the gain the penalty card shed (with one
-  card left, the game) plus part of the pile going to an opponent, the cost
-  the pile.
+* **Calling.**  A proven lie is always called (the liar takes the pile, the
+  bot sheds a card), and so is a player going out (if the claim is true the
+  player wins anyway, so the call costs nothing).  With its own last card it
+  calls when ``p * win_value * (1 - q) > (1 - p) * pile``: ``p`` the lie
+  probability (the chance the claimer could not have been honest, plus its
+  lying rate times the rest), ``q`` the chance of going out at its next turn
+  anyway.  Otherwise it would call when ``p * gain > call_margin * (1 - p) *
+  pile`` (the gain: the penalty card shed and part of the pile going to an
+  opponent); the default margin keeps it from such calls, because measured
+  against the library's bots and the tournament's examples they lost more
+  piles than they won (``benchmarks/bs_koth_field.py``).
 
 It plays both variants (the first face-up card of ``classic`` is the card it
 needs last); its parameters are tuned for ``koth``.
@@ -131,8 +138,6 @@ class StrategicBot(BSBot):
     prior_weight: ClassVar[float] = 2.0
     #: Chance that a seat able to prove a claim false calls it.
     prove_call: ClassVar[float] = 0.7
-    #: Share of lies made with the card of the rank the liar claimed at its previous turn.
-    stuck_share: ClassVar[float] = 0.7
     #: Prior lying rate when a claim could be honest, and its weight.
     lie_prior: ClassVar[float] = 0.25
     lie_weight: ClassVar[float] = 3.0
@@ -140,7 +145,8 @@ class StrategicBot(BSBot):
     opponent_weight: ClassVar[float] = 0.15
     #: Largest claim the bot considers.
     max_claim: ClassVar[int] = 4
-    #: A wrong call must be this much less likely than its gain says before the bot calls.
+    #: A wrong call must be this much less likely than its gain says before the bot calls
+    #: (other than proven lies, players going out and its last card; see the module).
     call_margin: ClassVar[float] = 1e9
     #: A claimer with at most this many cards left is close to going out.
     close: ClassVar[int] = 3
@@ -237,14 +243,14 @@ class StrategicBot(BSBot):
             self._open = None
             return
         if kind == "penalty":
-            c = observation.actor
-            assert c is not None
-            if c == me:
+            caller = observation.actor
+            assert caller is not None
+            if caller == me:
                 r = self.g.rank_of[self.kind_index[observation["card"]]]
                 self.pile_known[r] += 1
             else:
-                self._drop(c, 1)
-            self.pile_plays.append((c, -1, 1))
+                self._drop(caller, 1)
+            self.pile_plays.append((caller, -1, 1))
             self.view.observe(observation)
             return
         if kind == "first":
@@ -391,42 +397,16 @@ class StrategicBot(BSBot):
         total = sum(unk) + pile_unknown
         lie = count > truthful
         need = self.copies[rank] - count + 1  # copies a seat must see to prove the claim false
-        seen = self.pile_copies_known(rank) if lie else [0.0] * self.n
         miss = 1.0
         for s in range(self.n):
             if s == self.seat:
                 continue
             q = self.call_rate(s, count, went_out, lie)
             if lie:
-                k = need - self.lb[s][rank] - seen[s]
-                lo = int(k // 1)
-                frac = k - lo
-                prove = (1.0 - frac) * hyper_at_least(total, free, unk[s], lo) + (
-                    frac * hyper_at_least(total, free, unk[s], lo + 1)
-                )
+                prove = hyper_at_least(total, free, unk[s], need - self.lb[s][rank])
                 q = 1.0 - (1.0 - q) * (1.0 - self.prove_call * prove)
             miss *= 1.0 - q
         return 1.0 - miss
-
-    def pile_copies_known(self, rank: int) -> list[float]:
-        """Per seat, the expected copies of ``rank`` it put in the pile itself (so it knows them).
-
-        A claim of ``rank`` put them there unless it was a lie; a lie put
-        there, with chance :attr:`stuck_share`, a card of the rank the liar
-        claimed at its previous turn (the one it would claim last, the card
-        the library's bots lie with).
-        """
-        out = [0.0] * self.n
-        n = self.n
-        for s, q, c in self.pile_plays:
-            if s == self.seat or q < 0:
-                continue
-            lie = self.lie_rate(s)
-            if q == rank:
-                out[s] += c * (1.0 - lie)
-            elif (q - n) % self.nranks == rank:
-                out[s] += min(c, 1) * lie * self.stuck_share
-        return out
 
     # ---------------------------------------------------------- decisions
     def turns_to_finish(self, hand: Sequence[int], cap: int, rank: int) -> int:
