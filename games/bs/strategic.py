@@ -164,6 +164,7 @@ class StrategicBot(BSBot):
             sum(g.deck.copies[k] for k in g.kinds_of_rank[r]) for r in range(len(g.kinds_of_rank))
         ]
         self.nranks = len(self.copies)
+        self._kinds_are_ranks = tuple(g.rank_of) == tuple(range(self.nranks))
         self.kind_index = {name: k for k, name in enumerate(g.deck.names)}
         self.pile_known = [0] * self.nranks  # copies this seat knows are in the pile
         self.pile_plays: list[tuple[int, int, int]] = []  # (seat, rank, count); rank -1: penalty
@@ -175,12 +176,13 @@ class StrategicBot(BSBot):
         self.lies = [0.0] * n
         self.lie_chances = [0.0] * n
         self._open: tuple[int, int, int, int] | None = None  # player, rank, count, size before
-        self._open_can = 1.0  # chance the open claim could be honest (for the lying rate)
 
     # ---------------------------------------------------------- bookkeeping
     def rank_hand(self) -> list[int]:
         """This seat's cards per rank."""
         hand = self.view.hand
+        if self._kinds_are_ranks:
+            return list(hand)
         return [sum(hand[k] for k in kinds) for kinds in self.g.kinds_of_rank]
 
     def _ranks_of(self, names: Sequence[str]) -> list[int]:
@@ -200,8 +202,6 @@ class StrategicBot(BSBot):
             rank = self.view.required
             self._open = (p, rank, count, observation["hand"] + count)
             self.view.observe(observation)
-            if p != me:
-                self._open_can = self._could_be_honest(p, rank, count, observation["hand"] + count)
             return
         if kind == "nocall":
             self._settle_decisions(())
@@ -219,14 +219,15 @@ class StrategicBot(BSBot):
             taker = observation["taker"]
             revealed = self._ranks_of(observation["cards"])
             if self._open is not None:
-                p, rank, count, _ = self._open
+                p, rank, count, before = self._open
                 if p != me:
+                    # a revealed play tells whether the claimer lied when it could have been
+                    # honest (weighed by that chance, on the counts from before the reveal)
+                    w = self._could_be_honest(p, rank, count, before)
                     lb = self.lb[p]
                     for r, c in enumerate(revealed):
                         if c:
                             lb[r] = max(0, lb[r] - c)
-                    # a revealed play tells whether the claimer lied when it could have been honest
-                    w = self._open_can
                     self.lie_chances[p] += w
                     if observation["lie"]:
                         self.lies[p] += w
