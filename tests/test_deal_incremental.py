@@ -26,7 +26,7 @@ from games.base import load_game, make_bot, play_game
 from games.cards import Deck
 from games.deal import DealKnowledge
 from games.deal import knowledge as knowledge_module
-from games.deal.forms import _Form, _Pred
+from games.deal.forms import _Form, _interval_pred, _Pred
 from games.errors import InconsistentKnowledgeError, InvalidParameterError
 from kripke.errors import SizeLimitError
 
@@ -293,6 +293,55 @@ def test_dropping_several_constraints_at_once_equals_retrying(monkeypatch):
                 states.append(got)
             assert states[0] == states[1], (max_table, seed)
     assert several > 0
+
+
+def _linear_reference(xs: list[int], ys: list[int]) -> tuple[int, int] | None:
+    """``(a, b)`` with ``y = a*x + b`` on all points, or None (one point: slope 0)."""
+    if len(xs) == 1:
+        return (0, ys[0])
+    a = ys[1] - ys[0]
+    b = ys[0] - a * xs[0]
+    return (a, b) if all(y == a * x + b for x, y in zip(xs, ys, strict=True)) else None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-3, 6), st.integers(-3, 8), st.integers(-2, 8), st.integers(0, 5), st.booleans())
+def test_bound_lines_equal_the_fitted_lines(c, h, x0, width, upper):
+    xs = list(range(x0, x0 + width + 1))
+    if upper:
+        assert knowledge_module._min_line(c, h, xs[0], xs[-1]) == _linear_reference(
+            xs, [min(c, x - h) for x in xs]
+        )
+    else:
+        assert knowledge_module._max_line(c, h, xs[0], xs[-1]) == _linear_reference(
+            xs, [max(c, x - h) for x in xs]
+        )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_wide_intervals_settle_like_allocated_ones(seed):
+    rng = random.Random(seed)
+
+    def check(kn: DealKnowledge, **_: Any) -> None:
+        for f in _forms_of(kn, rng)[-4:]:
+            for lo, hi in ((-(10**6), rng.randint(-2, 8)), (rng.randint(-2, 8), 10**6)):
+                want: Any
+                try:
+                    want = kn._shrink(_interval_pred(f, lo, hi))
+                except InconsistentKnowledgeError:
+                    want = "inconsistent"
+                try:
+                    got: Any = kn._shrink(knowledge_module._wide_interval(f, lo, hi))
+                except InconsistentKnowledgeError:
+                    got = "inconsistent"
+                if isinstance(want, str) or isinstance(got, str):
+                    assert want == got
+                else:
+                    assert _same_pred(got, want)
+                    assert got is None or got.table.strides != (0,)
+
+    _replay(seed, check)
 
 
 def test_the_replayed_histories_reach_joint_constraints():

@@ -592,13 +592,13 @@ class DealKnowledge:
                     hb = big_k
                 lk = [max(la, v - hb) for v in vals]
                 uk = [min(ha, v - lb) for v in vals]
-                if lk == uk:
-                    line = _linear(vals, lk)
-                    if line is not None:
-                        forced[k] = True
-                        f_alpha[k], f_beta[k] = line
-                        continue
-                latent.append((k, lk, uk, _linear(vals, lk), _linear(vals, uk)))
+                x0, x1 = vals[0], vals[-1]
+                lin_l = _max_line(la, hb, x0, x1)
+                if lk == uk and lin_l is not None:
+                    forced[k] = True
+                    f_alpha[k], f_beta[k] = lin_l
+                    continue
+                latent.append((k, lk, uk, lin_l, _min_line(ha, lb, x0, x1)))
             kinds = memo["kinds"] = (forced, f_alpha, f_beta, latent)
         forced, f_alpha, f_beta, latent = kinds
         groups: dict[Any, list[int]] = {}
@@ -770,9 +770,9 @@ class DealKnowledge:
                 preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
                 pos += len(p.forms)
             if not lower_free:
-                preds.append(_interval_pred(_sum_forms([slack_l, f_forced]), -(10**6), size_a))
+                preds.append(_wide_interval(_sum_forms([slack_l, f_forced]), -(10**6), size_a))
             if not upper_free:
-                preds.append(_interval_pred(_sum_forms([slack_u, f_forced]), size_a, 10**6))
+                preds.append(_wide_interval(_sum_forms([slack_u, f_forced]), size_a, 10**6))
             self._preds = preds
             return
         # constraints that see the split are joined with it; the others are rewritten
@@ -1633,12 +1633,52 @@ def _gmax(
     return [sum(pick(bounds[k][side]) for k in groups[g])]
 
 
-def _linear(xs: Sequence[int], ys: Sequence[int]) -> tuple[int, int] | None:
-    """``(a, b)`` with ``y = a*x + b`` on all points (integers), or None."""
-    if len(xs) == 1:
-        return (0, ys[0])
-    a = ys[1] - ys[0]
-    b = ys[0] - a * xs[0]
-    if all(y == a * x + b for x, y in zip(xs, ys, strict=True)):
-        return (a, b)
+def _max_line(c: int, h: int, x0: int, x1: int) -> tuple[int, int] | None:
+    """``(a, b)`` with ``max(c, x - h) = a*x + b`` for every ``x`` from ``x0`` to ``x1``, or None.
+
+    One point is the line ``(0, value)``.
+
+    Examples
+    --------
+    >>> _max_line(1, 2, 0, 3), _max_line(1, 2, 3, 5), _max_line(1, 2, 2, 4)
+    ((0, 1), (1, -2), None)
+    """
+    if x0 == x1:
+        return (0, max(c, x0 - h))
+    if x1 - h <= c:
+        return (0, c)
+    if x0 - h >= c:
+        return (1, -h)
     return None
+
+
+def _min_line(c: int, h: int, x0: int, x1: int) -> tuple[int, int] | None:
+    """``(a, b)`` with ``min(c, x - h) = a*x + b`` for every ``x`` from ``x0`` to ``x1``, or None.
+
+    One point is the line ``(0, value)``.
+
+    Examples
+    --------
+    >>> _min_line(1, 2, 0, 3), _min_line(1, 2, 3, 5), _min_line(1, 2, 2, 4)
+    ((1, -2), (0, 1), None)
+    """
+    if x0 == x1:
+        return (0, min(c, x0 - h))
+    if x1 - h <= c:
+        return (1, -h)
+    if x0 - h >= c:
+        return (0, c)
+    return None
+
+
+def _wide_interval(form: _Form, lo: int, hi: int) -> _Pred:
+    """:func:`~games.deal.forms._interval_pred` without allocating its (wide) table.
+
+    The table is a read-only view of one True value: settling cuts it to the
+    form's possible values at once (a copy, or nothing when it accepts them
+    all), so the view is never kept.
+    """
+    lo = max(lo, -(10**6))
+    if hi < lo:
+        return _interval_pred(form, lo, hi)
+    return _Pred((form,), (lo,), np.broadcast_to(np.True_, (hi - lo + 1,)))
