@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -68,8 +69,13 @@ def _random_state(seed: int, kinds: int) -> DealKnowledge | None:
     return kn
 
 
-def _brute(kn: DealKnowledge, distinct: bool) -> int:
-    """The weight of every card-count matrix within the bounds, sizes and joint constraints."""
+def _brute(
+    kn: DealKnowledge, distinct: bool, keep: Callable[[np.ndarray], bool] | None = None
+) -> int:
+    """The weight of every card-count matrix within the bounds, sizes and joint constraints.
+
+    ``keep``: count only the matrices ``n[kind, location]`` it accepts.
+    """
     lo, hi = kn._lo, kn._hi
     K, L = lo.shape
     size = list(kn._size)
@@ -97,25 +103,47 @@ def _brute(kn: DealKnowledge, distinct: bool) -> int:
         return True
 
     n = np.zeros((K, L), dtype=np.int64)
+    # kinds whose every copy is placed by the bounds: one row, one constant factor
+    fixed = 1
+    free = []
+    left0 = list(size)
+    for k in range(K):
+        if (lo[k] == hi[k]).all():
+            n[k] = lo[k]
+            left0 = [a - int(b) for a, b in zip(left0, lo[k], strict=True)]
+            if not distinct:
+                fixed *= math.factorial(copies[k])
+                for x in lo[k]:
+                    fixed //= math.factorial(int(x))
+        else:
+            free.append(k)
+    F = len(free)
+    # most cards the kinds from the i-th free one on can still put in each location
+    room = np.zeros((F + 1, L), dtype=np.int64)
+    for i in range(F - 1, -1, -1):
+        room[i] = room[i + 1] + np.minimum(hi[free[i]], copies[free[i]])
 
-    def go(k: int, left: list[int]) -> None:
+    def go(i: int, left: list[int]) -> None:
         nonlocal total
-        if k == K:
-            if all(x == 0 for x in left) and ok(n):
-                w = 1
+        if any(x < 0 or x > r for x, r in zip(left, room[i].tolist(), strict=True)):
+            return
+        if i == F:
+            if all(x == 0 for x in left) and ok(n) and (keep is None or keep(n)):
+                w = fixed
                 if not distinct:
-                    for kk in range(K):
-                        w *= math.factorial(copies[kk])
-                        for x in n[kk]:
+                    for k in free:
+                        w *= math.factorial(copies[k])
+                        for x in n[k]:
                             w //= math.factorial(int(x))
                 total += w
             return
+        k = free[i]
         for row in rows(k, left):
             n[k] = row
-            go(k + 1, [a - b for a, b in zip(left, row, strict=True)])
+            go(i + 1, [a - b for a, b in zip(left, row, strict=True)])
         n[k] = 0
 
-    go(0, size)
+    go(0, left0)
     return total
 
 
