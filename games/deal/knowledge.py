@@ -1030,24 +1030,30 @@ class DealKnowledge:
         """Propagate cell bounds to a fixpoint, then simplify the constraints."""
         lo, hi, cp = self._lo, self._hi, self._copies
         size = np.asarray(self._size, dtype=np.int64)
+        cp_col, size_row = cp[:, None], size[None, :]
+        np.minimum(hi, cp_col, out=hi)  # the steps below only lower it further
+        sums = None
         for _ in range(100):
             old_lo, old_hi = lo.copy(), hi.copy()
-            np.minimum(hi, cp[:, None], out=hi)
             rs_lo, rs_hi = lo.sum(1, keepdims=True), hi.sum(1, keepdims=True)
-            np.minimum(hi, cp[:, None] - (rs_lo - lo), out=hi)
-            np.maximum(lo, cp[:, None] - (rs_hi - hi), out=lo)
+            np.minimum(hi, cp_col - (rs_lo - lo), out=hi)
+            np.maximum(lo, cp_col - (rs_hi - hi), out=lo)
             cs_lo, cs_hi = lo.sum(0, keepdims=True), hi.sum(0, keepdims=True)
-            np.minimum(hi, size[None, :] - (cs_lo - lo), out=hi)
-            np.maximum(lo, size[None, :] - (cs_hi - hi), out=lo)
+            np.minimum(hi, size_row - (cs_lo - lo), out=hi)
+            np.maximum(lo, size_row - (cs_hi - hi), out=lo)
             np.maximum(hi, 0, out=hi)
             if (lo > hi).any():
                 k, ll = np.argwhere(lo > hi)[0]
                 raise self._fail(f"{self.deck.name(int(k))} in {self._locs[int(ll)]}")
             if np.array_equal(lo, old_lo) and np.array_equal(hi, old_hi):
+                # nothing moved: the sums of this pass are the final ones
+                sums = (cs_lo[0], cs_hi[0], rs_lo[:, 0], rs_hi[:, 0])
                 break
-        if (lo.sum(0) > size).any() or (hi.sum(0) < size).any():
+        if sums is None:
+            sums = (lo.sum(0), hi.sum(0), lo.sum(1), hi.sum(1))
+        if (sums[0] > size).any() or (sums[1] < size).any():
             raise self._fail("the location sizes")
-        if (lo.sum(1) > cp).any() or (hi.sum(1) < cp).any():
+        if (sums[2] > cp).any() or (sums[3] < cp).any():
             raise self._fail("the card counts")
         preds = []
         aux = self._aux() if self._preds else None
