@@ -163,3 +163,118 @@ def test_bad_positions_are_named():
         DoubleDummySolver(3, 4, 0).max_tricks(pos)
     with pytest.raises(InvalidParameterError, match="side seat 7"):
         DoubleDummySolver(None, 4, 7)
+
+
+def brute_force_sides(pos: Position, side: frozenset[int]) -> frozenset:
+    """:func:`brute_force` for a side of one or more seats."""
+    rem = pos.remaining_tricks
+    every = [(lo, hi) for lo in range(rem + 1) for hi in range(lo, rem + 1)]
+
+    @functools.lru_cache(None)
+    def rec(hands, leader, trick, won):
+        p = Position(hands, pos.trump, leader, trick)
+        if p.remaining_tricks == 0:
+            return frozenset((lo, hi) for lo, hi in every if lo <= won <= hi)
+        results = []
+        for c in p.legal_cards():
+            q, w = p.play(c)
+            results.append(rec(q.hands, q.leader, q.trick, won + (w in side)))
+        if p.to_play in side:
+            return frozenset().union(*results)
+        return frozenset.intersection(*results)
+
+    return rec(pos.hands, pos.leader, pos.trick, 0)
+
+
+def deal_with_trump(rng: random.Random, n: int, players: int, trump: int | None) -> Position:
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = [mask_of(cards[i * n : (i + 1) * n]) for i in range(players)]
+    pos = Position(hands, trump, rng.randrange(players))
+    for _ in range(rng.randrange(players)):
+        pos, _ = pos.play(rng.choice(pos.legal_cards()))
+    return pos
+
+
+@pytest.mark.parametrize("trump", [None, 0, 1, 2, 3])
+def test_every_trump_setting_agrees_with_brute_force(trump):
+    """Each trump suit and no trump, three and four seats, sides of one and two seats,
+    tricks in progress: every interval, the most and the fewest tricks."""
+    rng = random.Random(100 + (trump if trump is not None else 4))
+    for i in range(8):
+        players = 4 if i % 2 else 3
+        pos = deal_with_trump(rng, 3 + i % 2, players, trump)
+        side = frozenset(rng.sample(range(players), 1 + (i % 4 == 3)))
+        solver = DoubleDummySolver(trump, players, side)
+        forced = brute_force_sides(pos, side)
+        rem = pos.remaining_tricks
+        for lo in range(rem + 1):
+            for hi in range(lo, rem + 1):
+                assert solver.can_force(pos, lo, hi) == ((lo, hi) in forced), (i, lo, hi)
+        assert solver.max_tricks(pos) == max(t for t in range(rem + 1) if (t, rem) in forced)
+        assert solver.min_tricks(pos) == min(t for t in range(rem + 1) if (0, t) in forced)
+
+
+def minimax(pos: Position, side: int) -> tuple[int, int]:
+    """The most and the fewest remaining tricks ``side`` can force, by plain minimax."""
+
+    @functools.lru_cache(None)
+    def rec(hands, leader, trick, most):
+        p = Position(hands, pos.trump, leader, trick)
+        if p.remaining_tricks == 0:
+            return 0
+        vals = []
+        for c in p.legal_cards():
+            q, w = p.play(c)
+            vals.append(rec(q.hands, q.leader, q.trick, most) + (w == side))
+        mine = p.to_play == side
+        return max(vals) if mine == most else min(vals)
+
+    return rec(pos.hands, pos.leader, pos.trick, True), rec(pos.hands, pos.leader, pos.trick, False)
+
+
+@pytest.mark.parametrize("trump", [0, 1, 2, 3])
+def test_trump_tricks_bound_the_answer_both_ways(trump):
+    """The trump count the search cuts with, checked against brute force on its own: a
+    trump takes its trick unless a higher trump of the other team falls on it, so a hand
+    whose j-th highest trump has fewer than j higher trumps against it takes tricks even
+    when it tries to lose them, and an opponent's such trumps cap the side's tricks."""
+    from games.boerenbridge.double_dummy import _TRUMP_BOUND
+
+    rng = random.Random(200 + trump)
+    sh = 8 * trump
+    checked = 0
+    for _ in range(80):
+        pos = deal_with_trump(rng, 3, 4, trump)
+        if pos.trick:
+            continue
+        side = rng.randrange(4)
+        trumps = [(h >> sh) & 0xFF for h in pos.hands]
+        others = 0
+        for q in range(4):
+            if q != side:
+                others |= trumps[q]
+        sure = _TRUMP_BOUND[trumps[side] << 8 | others][0]
+        lost = max(_TRUMP_BOUND[trumps[q] << 8 | trumps[side]][0] for q in range(4) if q != side)
+        most, fewest = minimax(pos, side)
+        assert sure <= fewest and most <= pos.remaining_tricks - lost
+        checked += sure > 0 or lost > 0
+    assert checked >= 10  # the bounds were not all zero
+
+
+def test_most_tricks_from_a_guess_equal_a_scan_on_bigger_positions():
+    """Six cards a hand: the guessed start of :meth:`max_tricks` gives the same answer
+    as testing every target from the top, and a solver shared by all deals agrees."""
+    rng = random.Random(11)
+    shared: dict[int | None, DoubleDummySolver] = {}
+    for i in range(10):
+        trump = (None, 0, 1, 2, 3)[i % 5]
+        pos = deal_with_trump(rng, 6, 4, trump)
+        side = rng.randrange(4)
+        fresh = DoubleDummySolver(trump, 4, side)
+        rem = pos.remaining_tricks
+        scan = next(t for t in range(rem, -1, -1) if fresh.can_force(pos, t, rem))
+        assert DoubleDummySolver(trump, 4, side).max_tricks(pos) == scan
+        solver = shared.setdefault(trump, DoubleDummySolver(trump, 4, side))
+        if solver.side == frozenset([side]):
+            assert solver.max_tricks(pos) == scan
