@@ -943,6 +943,10 @@ def _make_search(
                 sh = nw & 24
                 if (((table | (1 << c)) >> sh) & 0xFF).bit_count() > 1:
                     crel |= 1 << nw
+            elif nxt == n - 1 and (hands[seat_at[leader][nxt]] >> (8 * nled)) & 0xFF:
+                r, crel = follow_last(
+                    hands, leader, nled, nw, ns, table | (1 << c), allc, lo, hi, rem
+                )
             else:
                 r, crel = play(
                     hands, leader, nxt, nled, nw, ns, table | (1 << c), allc, lo, hi, rem
@@ -968,6 +972,80 @@ def _make_search(
                             if lo_r < t <= hi_r:
                                 acc |= 1 << (sh + lo_r)
                                 break
+        return not chooser, acc
+
+    def follow_last(
+        hands: list[int],
+        leader: int,
+        led: int,
+        wcard: int,
+        wseat: int,
+        table: int,
+        allc: int,
+        lo: int,
+        hi: int,
+        rem: int,
+    ) -> tuple[bool, int]:
+        """:func:`play` for the last seat of a trick when it follows suit."""
+        p = seat_at[leader][n - 1]
+        h = hands[p]
+        sh = 8 * led
+        hs = (h >> sh) & 0xFF
+        idx = (((allc >> sh) & 0xFF) << 8) | hs
+        reps = low_cards[led][idx]
+        chooser = or_bits >> p & 1
+        cards: Sequence[int] = reps
+        can_beat = wcard >> 3 == led
+        if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == side_bits >> p & 1):
+            k = 0
+            if can_beat:
+                for c in reps:
+                    if c > wcard:
+                        break
+                    k += 1
+            else:
+                k = len(reps)
+            if lo > 0:
+                cards = reps[k:] + reps[:k]
+            else:
+                cards = reps[:k][::-1] + reps[k:][::-1]
+        acc = 0
+        for c in cards:
+            hands[p] = h ^ (1 << c)
+            if can_beat and c > wcard:
+                nw, ns = c, p
+            else:
+                nw, ns = wcard, wseat
+            after = allc ^ table ^ (1 << c)
+            if side_bits >> ns & 1:
+                if lo <= 1 and hi >= rem:
+                    r, crel = True, 0
+                else:
+                    r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1, after)
+            elif hi < rem - 1 or lo > 0:
+                r, crel = force(hands, ns, lo, hi, rem - 1, after)
+            else:
+                r, crel = True, 0
+            ws = nw & 24
+            if (((table | (1 << c)) >> ws) & 0xFF).bit_count() > 1:
+                crel |= 1 << nw
+            hands[p] = h
+            if chooser:
+                if r:
+                    return True, crel
+            elif not r:
+                return False, crel
+            acc |= crel
+        if acc:
+            rb = (acc >> sh) & 0xFF
+            if rb:
+                runs = long_runs[idx]
+                if runs:
+                    t = (rb & -rb).bit_length() - 1
+                    for lo_r, hi_r in runs:
+                        if lo_r < t <= hi_r:
+                            acc |= 1 << (sh + lo_r)
+                            break
         return not chooser, acc
 
     return force, play
