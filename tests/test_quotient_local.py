@@ -97,3 +97,36 @@ def test_reach_depth():
     assert reach_depth(parse("K_a M_b p | K_c p")) == 2
     assert reach_depth(parse("[!K_a p] K_b K_c q")) == 3
     assert reach_depth(parse("K_a C_{a,b} p")) is None
+
+
+@pytest.mark.parametrize("seed", range(18, 24))
+def test_a_model_kept_to_words_answers_its_formulas(seed):
+    """quotient_model(words=formula_words(f)) keeps only what f looks at, and answers f
+    as the explicit model; a formula looking elsewhere is refused."""
+    from games.epistemic.quotient import formula_words
+
+    h = _history(seed)
+    rng = random.Random(seed)
+    pm = explicit_model(h)
+    cards = rng.sample(list(h.deck.names), 1)
+    atoms = [Atom("has", (loc, c)) for loc in h.locations for c in cards]
+    for _ in range(6):
+        f = random_formula(rng, h, 3, agents=list(h.agents), atoms=atoms)
+        words = formula_words(f)
+        if words is None:
+            continue
+        q = quotient_model(h, cards, formulas=[f], words=words)
+        assert q.holds(f) == holds(pm, f), (seed, str(f))
+    a, b = h.agents[:2]
+    q = quotient_model(h, cards, words=[(a, b)])
+    with pytest.raises(InvalidParameterError, match="did not keep"):
+        q.holds(f"K_{b} K_{a} has({h.locations[0]}, {cards[0]})")
+
+
+def test_formula_words():
+    from games.epistemic.quotient import formula_words
+
+    assert formula_words(parse("p")) == {()}
+    assert formula_words(parse("K_a p & M_b K_c q")) == {(), ("a",), ("b",), ("b", "c")}
+    assert formula_words(parse("[!K_a p] K_b q")) == {(), ("b",), ("a",), ("b", "a")}
+    assert formula_words(parse("K_a C_{a,b} p")) is None

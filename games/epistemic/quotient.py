@@ -100,9 +100,14 @@ __all__ = [
     "quotient_holds",
     "local_holds",
     "reach_depth",
+    "formula_words",
     "named_cards",
     "MAX_STATES",
 ]
+
+#: How many E-weakenings of common knowledge :func:`local_holds` tries along
+#: their words before it grows the steps until the histories close up.
+WEAKENINGS = 2
 
 #: Largest number of quotient states kept at any event (else SizeLimitError);
 #: about 4 KB of memory a state for a 52-card game.
@@ -790,6 +795,9 @@ class QuotientModel:
         relations, which answer the formulas of modal depth up to ``depth``.
     layers : int
         Passes over the events the local quotient took (0 for the whole one).
+    words : frozenset or None
+        For a quotient kept to some words of steps (``words=`` of
+        :func:`quotient_model`): those words, prefixes included.
     """
 
     history: CardHistory
@@ -804,6 +812,7 @@ class QuotientModel:
     pools: int = 0
     depth: int | None = None
     layers: int = 0
+    words: frozenset[tuple[Any, ...]] | None = None
 
     def formula(self, f: Any) -> Any:
         """``f`` parsed with the seat aliases of :class:`~games.epistemic.GameKnowledge`,
@@ -844,6 +853,13 @@ class QuotientModel:
         from kripke.semantics import holds
 
         g = self.formula(f)
+        if self.words is not None:
+            need = formula_words(read_formula(self.history, f))
+            if need is None or not need <= self.words:
+                raise InvalidParameterError(
+                    f"{g} looks along steps this local quotient did not keep; build it "
+                    f"with words=formula_words(...) of that formula"
+                )
         if self.depth is not None:
             d = reach_depth(g)
             if d is None or d > self.depth:
@@ -1019,6 +1035,178 @@ def _layers(p: _Pass, depth: int) -> tuple[list[State], int, int, bool]:
     return states, peak, max(depth, 1), False
 
 
+def _group_key(h: CardHistory, group: Iterable[Any]) -> Any:
+    """A letter for the group ``group``: an agent alone, else the sorted agents."""
+    key = tuple(sorted({seat_agent(h, a) for a in group}))
+    return key[0] if len(key) == 1 else key
+
+
+def _prefixes(words: Iterable[tuple[Any, ...]]) -> frozenset[tuple[Any, ...]]:
+    out: set[tuple[Any, ...]] = {()}
+    for w in words:
+        for i in range(1, len(w) + 1):
+            out.add(tuple(w[:i]))
+    return frozenset(out)
+
+
+def formula_words(f: Any) -> frozenset[tuple[Any, ...]] | None:
+    """The words of steps along which the truth of ``f`` at a history looks
+    (prefixes included; ``None`` with common knowledge, which looks along all).
+
+    A letter is an agent (``K``, ``M``, ``Kw``, one per agent of ``E``) or a
+    sorted group of agents (``D``); an announcement ``[a] g`` looks along
+    ``g``'s words and then ``a``'s.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> sorted(formula_words(parse("K_a ~K_b p | M_c p")))
+    [(), ('a',), ('a', 'b'), ('c',)]
+    >>> sorted(formula_words(parse("E_{a,b} D_{b,c} p")), key=lambda w: (len(w), str(w)))
+    [(), ('a',), ('b',), ('a', ('b', 'c')), ('b', ('b', 'c'))]
+    """
+    from kripke.formulas import (
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Distributed,
+        Everybody,
+        Know,
+        KnowWhether,
+        Possible,
+    )
+
+    def go(g: Any) -> frozenset[tuple[Any, ...]] | None:
+        match g:
+            case Common():
+                return None
+            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
+                inner = go(arg)
+                if inner is None:
+                    return None
+                return frozenset({()} | {(agent, *w) for w in inner})
+            case Everybody(group, arg):
+                inner = go(arg)
+                if inner is None:
+                    return None
+                return frozenset({()} | {(a, *w) for a in set(group) for w in inner})
+            case Distributed(group, arg):
+                inner = go(arg)
+                if inner is None:
+                    return None
+                key = tuple(sorted(set(group)))
+                x: Any = key[0] if len(key) == 1 else key
+                return frozenset({()} | {(x, *w) for w in inner})
+            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
+                a, b = go(ann), go(arg)
+                if a is None or b is None:
+                    return None
+                return frozenset(b | {(*u, *v) for u in b for v in a})
+        out: set[tuple[Any, ...]] = {()}
+        for c in g.children():
+            inner = go(c)
+            if inner is None:
+                return None
+            out |= inner
+        return frozenset(out)
+
+    return go(f)
+
+
+def _word_layers(p: _Pass, words: frozenset[tuple[Any, ...]]) -> tuple[list[State], int, int]:
+    """The pass kept to the histories the words reach from the true one.
+
+    Pass ``i`` keeps a state when, for a word ``w + (x,)`` of length at most
+    ``i``, the views so far of ``x`` (an agent, or each agent of a group)
+    are views so far of states an earlier pass kept for ``w`` (the true
+    history for the empty word); a view so far is determined by the final
+    view, so every history a word reaches survives.  Returns the states after
+    the last pass, the most states kept at any event and the passes made.
+    """
+
+    def cols(x: Any) -> tuple[int, ...]:
+        return (2 + p.ai[x],) if isinstance(x, str) else tuple(2 + p.ai[a] for a in x)
+
+    need: dict[tuple[Any, ...], set[int]] = {}
+    for w in words:
+        if w:
+            need.setdefault(w[:-1], set()).update(cols(w[-1]))
+    truth = p.truth_states()
+    top = max(len(w) for w in words)
+    states: list[State] = []
+    if top == 0:  # no step: the true history alone
+        states = [s for s in p.deal() if s == truth[0]]
+        for t in range(len(p.steps)):
+            states = p.step(t, states, lambda t, s: s == truth[t])
+        return states, 1, 1
+    allowed: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = {
+        (): [{c: {_view(s, c)} for c in need[()]} for s in truth]
+    }
+    peak = 0
+    for level in range(1, top + 1):
+        here = sorted((w for w in words if 0 < len(w) <= level), key=len)
+        seen: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = {
+            w: [{c: set() for c in need[w]} for _ in truth]
+            for w in here
+            if len(w) == level and w in need
+        }
+        tests = [(w, w[:-1], cols(w[-1])) for w in here]
+
+        def keep(
+            t: int,
+            s: State,
+            tests: list[tuple[Any, Any, tuple[int, ...]]] = tests,
+            seen: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = seen,
+        ) -> bool:
+            views: dict[int, Any] = {}
+
+            def view(c: int) -> Any:
+                if c not in views:
+                    views[c] = _view(s, c)
+                return views[c]
+
+            ok = False
+            for w, prev, cs in tests:
+                if all(view(c) in allowed[prev][t][c] for c in cs):
+                    ok = True
+                    rec = seen.get(w)
+                    if rec is not None:
+                        for c in rec[t]:
+                            rec[t][c].add(view(c))
+            return ok
+
+        states = [s for s in p.deal() if keep(0, s)]
+        peak = max(peak, len(states))
+        for t in range(len(p.steps)):
+            states = p.step(t, states, keep)
+            peak = max(peak, len(states))
+        allowed.update(seen)
+    return states, peak, top
+
+
+def _near_words(
+    start: int, words: frozenset[tuple[Any, ...]], keys: dict[Any, list[Any]]
+) -> list[int]:
+    """The states reached from ``start`` along ``words`` (a step of a letter
+    joining two states with the same key of that letter), in order."""
+    classes: dict[Any, dict[Any, list[int]]] = {}
+    for x, ks in keys.items():
+        cl: dict[Any, list[int]] = {}
+        for i, k in enumerate(ks):
+            cl.setdefault(k, []).append(i)
+        classes[x] = cl
+    reached: dict[tuple[Any, ...], set[int]] = {(): {start}}
+    for w in sorted(words, key=len):
+        if not w:
+            continue
+        x = w[-1]
+        out: set[int] = set()
+        for i in reached[w[:-1]]:
+            out.update(classes[x][keys[x][i]])
+        reached[w] = out
+    return sorted(set().union(*reached.values()))
+
+
 def _near(start: int, keys: Sequence[Sequence[Any]], depth: int | None) -> list[int]:
     """The states at most ``depth`` steps (``None``: any number) from ``start``,
     a step joining two states with the same key in one of ``keys``, in order."""
@@ -1053,6 +1241,7 @@ def quotient_model(
     formulas: Iterable[Any] = (),
     limit: int = MAX_STATES,
     depth: int | None = None,
+    words: Iterable[Sequence[Any]] | None = None,
 ) -> QuotientModel:
     """The card-symmetry quotient of ``h`` for formulas about ``cards``.
 
@@ -1078,6 +1267,12 @@ def quotient_model(
         the histories it reaches close up before ``depth``, every formula;
         then :attr:`QuotientModel.depth` is ``None``).  Default: every
         history.
+    words : iterable of sequences, optional
+        Keep only the histories reached from the true one along these words
+        (and their prefixes): a letter is an agent (a step of its relation)
+        or a group of agents (a step of their distributed knowledge).
+        :func:`formula_words` gives a formula's words; the model answers
+        exactly the formulas whose words are among them.
 
     Raises
     ------
@@ -1112,11 +1307,27 @@ def quotient_model(
         watch.update(g)
     steps = simplify_steps(h)
     qk = {h.deck.index(c) for c in query}
+    path: frozenset[tuple[Any, ...]] | None = None
+    if words is not None:
+        path = _prefixes(
+            tuple(seat_agent(h, x) if isinstance(x, str) else _group_key(h, x) for x in w)
+            for w in words
+        )
+        grp |= {x for w in path for x in w if isinstance(x, tuple)}
+        watch.update(a for w in path for x in w for a in ((x,) if isinstance(x, str) else x))
     p = _Pass(
-        h, steps, [h.deck.index(c) for c in names], qk, limit, watch, static=depth is not None
+        h,
+        steps,
+        [h.deck.index(c) for c in names],
+        qk,
+        limit,
+        watch,
+        static=depth is not None or path is not None,
     )
-    closed = depth is None
-    if depth is None:
+    closed = depth is None and path is None
+    if path is not None:
+        states, peak, layers = _word_layers(p, path)
+    elif depth is None:
         states = p.deal()
         peak = len(states)
         for t in range(len(steps)):
@@ -1165,7 +1376,15 @@ def quotient_model(
         return view, tuple(sorted(cnt.items()))
 
     keys = {r: [key(nm, anon, cols) for nm, anon in order] for r, cols in relations.items()}
-    if depth is not None:  # the histories within ``depth`` steps of the true one
+    if path is not None:  # the histories the words reach from the true one
+        letter_keys = {
+            x: keys[x if isinstance(x, str) else group_names[x]] for w in path for x in w
+        }
+        near = _near_words(actual, path, letter_keys)
+        order = [order[i] for i in near]
+        keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
+        actual = near.index(actual)
+    elif depth is not None:  # the histories within ``depth`` steps of the true one
         near = _near(actual, [keys[r] for r in singles], None if closed else depth)
         order = [order[i] for i in near]
         keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
@@ -1192,8 +1411,9 @@ def quotient_model(
         groups=group_names,
         agents=tuple(a for a in h.agents if a in watch),
         pools=p.tags,
-        depth=None if closed else depth,
+        depth=None if closed or path is not None else depth,
         layers=layers,
+        words=path,
     )
     out.seconds = time.perf_counter() - t0
     return out
@@ -1259,18 +1479,24 @@ def local_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
     g = read_formula(h, f)
     _no_copies(h)
     cards = sorted({a.args[1] for a in g.atoms()})
-    d = reach_depth(g)
 
-    def build(depth: int) -> QuotientModel:
-        return quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit, depth=depth)
+    def build(**how: Any) -> QuotientModel:
+        return quotient_model(h, cards, agents=g.agents(), formulas=[g], limit=limit, **how)
 
-    if d is not None:
-        return build(max(d, 1)).holds(g)
+    words = formula_words(g)
+    if words is not None:
+        return build(words=words).holds(g)
     sign = _common_sign(g)
+    if sign is not None:  # E-weakenings along their words first
+        for k in range(1, WEAKENINGS + 1):
+            weak_f = _weaken(g, k)
+            weak = build(words=formula_words(weak_f)).holds(weak_f)
+            if weak == (sign < 0):
+                return weak
     base = reach_depth(_weaken(g, 1)) or 1
     k = 1
     while True:
-        q = build(base + k - 1)
+        q = build(depth=base + k - 1)
         if q.depth is None:
             return q.holds(g)
         if sign is not None:
