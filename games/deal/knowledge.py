@@ -1250,6 +1250,10 @@ class DealKnowledge:
         for k, c in enumerate(self._copies.tolist()):
             key = (k in in_q, c, tuple(lo[k]), tuple(hi[k]))
             groups[key] = groups.get(key, 0) + 1
+        known = sum(lo[k][q] for k in ks)
+        room = sum(hi[k][q] for k in ks)
+        if least <= known or most >= room:
+            return self._transport_possible(groups, q, least - known, most - known)
         G, L = len(groups), len(self._size)
         # nodes: 0 source, 1 sink, kind groups, locations, then the query's node
         src, snk, qn = 0, 1, 2 + G + L
@@ -1265,6 +1269,48 @@ class DealKnowledge:
         for ll in range(L):
             edges.append((2 + G + ll, snk, self._size[ll], self._size[ll]))
         return _feasible_flow(qn + 1, src, snk, edges)
+
+    def _transport_possible(
+        self, groups: dict[tuple[Any, ...], int], q: int, more: int, fewer: int
+    ) -> bool:
+        """:meth:`_count_possible` when one side of the interval cannot bind.
+
+        The known copies are taken out (every cell from 0 to its cap), so the
+        deals are the flows that saturate the kinds' unknown copies.  At most
+        ``fewer`` more copies of the query in ``q``: the query's kinds reach
+        ``q`` through one edge of that capacity; at least ``more``: the other
+        kinds do, with the room left.
+        """
+        L = len(self._size)
+        lo_cols = [0] * L
+        for (_, _, lo_k, _), m in groups.items():
+            for ll in range(L):
+                lo_cols[ll] += m * lo_k[ll]
+        demand = [self._size[ll] - lo_cols[ll] for ll in range(L)]
+        limited = more <= 0  # True: the query's kinds pass the gate, else the others
+        gate_cap = fewer if limited else demand[q] - more
+        if gate_cap < 0:
+            return False
+        G = len(groups)
+        # nodes: 0 source, groups, locations, the gate, the sink
+        n = G + L + 3
+        gate, snk = G + L + 1, G + L + 2
+        cap = [[0] * n for _ in range(n)]
+        total = 0
+        for g, ((query, c, lo_k, hi_k), m) in enumerate(groups.items()):
+            u = 1 + g
+            r = m * (c - sum(lo_k))
+            cap[0][u] = r
+            total += r
+            for ll in range(L):
+                c_gl = m * (hi_k[ll] - lo_k[ll])
+                if c_gl:
+                    to = gate if ll == q and query == limited else 1 + G + ll
+                    cap[u][to] += c_gl
+        cap[gate][1 + G + q] = gate_cap
+        for ll in range(L):
+            cap[1 + G + ll][snk] = demand[ll]
+        return _max_flow(cap, 0, snk, total) == total
 
     def probability_at_least(
         self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
@@ -1557,6 +1603,47 @@ class _Aux:
             lo_v += mn
             hi_v += mx
         return lo_v, hi_v
+
+
+def _max_flow(cap: list[list[int]], src: int, snk: int, limit: int) -> int:
+    """Maximum flow (up to ``limit``) on a capacity matrix, which it leaves residual.
+
+    Examples
+    --------
+    >>> _max_flow([[0, 2, 1], [0, 0, 1], [0, 0, 0]], 0, 2, 10)
+    2
+    """
+    n = len(cap)
+    flow = 0
+    while flow < limit:
+        parent = [-1] * n
+        parent[src] = src
+        frontier = [src]
+        while frontier and parent[snk] < 0:
+            nxt = []
+            for u in frontier:
+                row = cap[u]
+                for v in range(n):
+                    if row[v] > 0 and parent[v] < 0:
+                        parent[v] = u
+                        nxt.append(v)
+            frontier = nxt
+        if parent[snk] < 0:
+            break
+        push = limit - flow
+        v = snk
+        while v != src:
+            u = parent[v]
+            push = min(push, cap[u][v])
+            v = u
+        v = snk
+        while v != src:
+            u = parent[v]
+            cap[u][v] -= push
+            cap[v][u] += push
+            v = u
+        flow += push
+    return flow
 
 
 def _feasible_flow(n: int, src: int, snk: int, edges: Sequence[tuple[int, int, int, int]]) -> bool:
