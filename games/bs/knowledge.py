@@ -227,8 +227,10 @@ class SeatKnowledge:
         """Whether this seat knows the open claim is false.
 
         It is known false exactly when no consistent deal gave the claimer
-        enough cards of the rank.  The dynamic programme adds positive
-        weights only, so that probability is exactly zero then.
+        enough cards of the rank: the probability :meth:`lie_probability`
+        counts is then exactly one (the dynamic programme adds positive
+        weights only).  Without joint constraints the question is a feasible
+        flow and is answered without counting.
         """
         if self.last is None:
             return False
