@@ -193,6 +193,7 @@ def target(positions: int, seed: int, baseline: str | None) -> None:
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no move ordering", [("            if len(reps) > 1 and not (", "            if False and not ("),
+                          ("        if len(reps) > 1 and not (lo > 0", "        if False and not (lo > 0"),
                           ("            if len(cards) > 1:\n                if pos == 0:",
                            "            if False:\n                if pos == 0:")]),
     ("no trump-trick bounds", [("        if has_trump and (allc >> tshift) & 0xFF:\n",
@@ -200,6 +201,8 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no decided-trick cut", [("            if settled:\n", "            if False:\n")]),
     ("no opponents' lead order", [("                    if win_mode and not chooser:\n",
                                    "                    if False:\n")]),
+    ("no lean last seat", [("            elif nxt == n - 1 and (hands[seat_at[leader][nxt]]",
+                            "            elif False and (hands[seat_at[leader][nxt]]")]),
     ("targets from the top, no guess", [("        g = max(0, min(rem - 1, self._top_cards(pos) - 1))\n",
                                          "        g = rem - 1\n")]),
     ("no equivalent-card moves", [("                    if prev_in:\n                        highs[-1] = b",

@@ -34,11 +34,22 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
 * sure tricks as bounds: trump tricks both ways (each trump wins its trick
   unless a higher trump of the other team falls on it, and each of those falls
   on one trick only), and the tricks a leader can cash from the top;
-* move ordering (cheapest winning card, highest losing card, cashing top
-  cards) and the last trick evaluated directly.
+* a trick whose best card nobody still to play can beat settles at once a
+  goal that only needs to know who wins it;
+* move ordering: a card nobody after can beat, then the cheapest winning card,
+  then low losers; the highest losing card when losing is the aim; the side
+  cashes top cards first, the others lead first what the side cannot win;
+* the last trick evaluated directly, and the last seat of a trick played by a
+  lean function when it follows suit;
+* for the most tricks, null-window tests from a guess (the side's top cards
+  less one) upwards or downwards, so a good guess costs one proof and one
+  refutation.
 
-Speed (``benchmarks/double_dummy.py``): a full 8-card, 4-hand position (32
-cards) takes about 20-30 ms of CPU on average for one seat's most tricks.
+Speed (``python benchmarks/double_dummy.py --target``): one seat's most tricks
+in a full 8-card, 4-hand position (32 cards) take about 10 ms of CPU on
+average, the hardest of 500 random positions about 130 ms, measured on a
+loaded machine (about half and 0.4 times those of the solver before these
+bounds, cuts and orderings, in the same run).
 
 Examples
 --------
