@@ -1764,14 +1764,25 @@ def _min_line(c: int, h: int, x0: int, x1: int) -> tuple[int, int] | None:
     return None
 
 
+#: The shared read-only True values of :func:`_wide_interval` (made on first use).
+_ALL_TRUE: np.ndarray | None = None
+
+
 def _wide_interval(form: _Form, lo: int, hi: int) -> _Pred:
     """:func:`~games.deal.forms._interval_pred` without allocating its (wide) table.
 
-    The table is a read-only view of one True value: settling cuts it to the
-    form's possible values at once (a copy, or nothing when it accepts them
-    all), so the view is never kept.
+    The table is a read-only view of a shared run of True values: settling
+    cuts it to the form's possible values at once (a copy, or nothing when it
+    accepts them all), so the view is never kept.
     """
+    global _ALL_TRUE
     lo = max(lo, -(10**6))
     if hi < lo:
         return _interval_pred(form, lo, hi)
-    return _Pred((form,), (lo,), np.broadcast_to(np.True_, (hi - lo + 1,)))
+    n = hi - lo + 1
+    if _ALL_TRUE is None:
+        _ALL_TRUE = np.ones(2 * 10**6 + 64, dtype=bool)
+        _ALL_TRUE.flags.writeable = False
+    if n <= len(_ALL_TRUE):
+        return _Pred((form,), (lo,), _ALL_TRUE[:n])
+    return _Pred((form,), (lo,), np.broadcast_to(np.True_, (n,)))
