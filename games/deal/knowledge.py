@@ -1239,19 +1239,26 @@ class DealKnowledge:
         """
         ks = self._cardset(cards)
         q = self._loc(location)
-        lo, hi = self._lo.tolist(), self._hi.tolist()
-        if sum(hi[k][q] for k in ks) < least or sum(lo[k][q] for k in ks) > most:
+        cache_key = ("flow groups", tuple(ks), q)
+        got = self._cache.get(cache_key)
+        if got is None:
+            lo, hi = self._lo.tolist(), self._hi.tolist()
+            # kinds with the same copies and bounds are one node: a flow of their
+            # sums splits into one per kind (equal shares are a fractional one,
+            # and the transportation polytope has integral vertices)
+            in_q = set(ks)
+            grouped: dict[tuple[Any, ...], int] = {}
+            for k, c in enumerate(self._copies.tolist()):
+                key = (k in in_q, c, tuple(lo[k]), tuple(hi[k]))
+                grouped[key] = grouped.get(key, 0) + 1
+            got = self._cache[cache_key] = (
+                grouped,
+                sum(lo[k][q] for k in ks),
+                sum(hi[k][q] for k in ks),
+            )
+        groups, known, room = got
+        if room < least or known > most:
             return False
-        # kinds with the same copies and bounds are one node: a flow of their
-        # sums splits into one per kind (equal shares are a fractional one,
-        # and the transportation polytope has integral vertices)
-        in_q = set(ks)
-        groups: dict[tuple[Any, ...], int] = {}
-        for k, c in enumerate(self._copies.tolist()):
-            key = (k in in_q, c, tuple(lo[k]), tuple(hi[k]))
-            groups[key] = groups.get(key, 0) + 1
-        known = sum(lo[k][q] for k in ks)
-        room = sum(hi[k][q] for k in ks)
         if least <= known or most >= room:
             return self._transport_possible(groups, q, least - known, most - known)
         G, L = len(groups), len(self._size)
