@@ -1,7 +1,7 @@
 """Known answers from the rules texts at late states of full-size seeded games.
 
 Each game is played by seeded bots to a late state where the rules settle an
-epistemic fact; ``state.knowledge()`` must answer it (and say which route did):
+epistemic fact; ``state.knowledge()`` must answer it (and says which route did):
 
 * BS (``rules/bs.md``): after a caught lie the play is shown to the table and
   the liar takes the pile, so the shown cards are common knowledge to be in the
@@ -9,10 +9,12 @@ epistemic fact; ``state.knowledge()`` must answer it (and say which route did):
 * BoerenBridge (``rules/boerenbridge.md``): a seat that does not follow suit is
   void in it, for everybody, and everybody knows that everybody knows; the
   turned-up trump card is common knowledge.
-* Shengji / ZPY and BS-ZPY (two decks, identical copies): a seat that shows out
-  of the trump suit, and a checked claim's cards.  Today's routes refuse these
-  full-size states (the structure is too wide and the card-symmetry quotient
-  takes no copies): those tests are marked ``xfail`` with that reason.
+* Shengji / ZPY: a seat that shows out of the trump suit is known void by all.
+  Two decks (identical copies): the structure is refused, the card-symmetry
+  quotient takes no copies, and exact counting answers (the void is public).
+* BS-ZPY: a checked claim's cards are common knowledge.  Its histories carry
+  the announced truth of claims (facts), which exact counting does not take, on
+  a two-deck structure that is refused: that test is ``xfail`` with the reason.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ from games.errors import InvalidParameterError
 from kripke import parse
 from kripke.errors import SizeLimitError
 
-COPIES_REFUSED = (
-    "decks with identical copies: the knowledge structure of a full-size state is refused "
-    "as too wide and the card-symmetry quotient does not take copies (issue 15, "
-    "representation half)"
+BS_ZPY_REFUSED = (
+    "two decks: the knowledge structure of a full-size state is refused as too wide, the "
+    "card-symmetry quotient does not take copies, and exact counting does not take the "
+    "announced truth of claims (Fact events)"
 )
 
 
@@ -94,13 +96,19 @@ def test_bs_a_caught_liars_shown_cards_are_common_knowledge(seed):
             break
 
 
-@pytest.mark.xfail(raises=SizeLimitError, strict=False, reason=COPIES_REFUSED)
 def test_bs_koth_a_caught_liars_shown_cards_are_common_knowledge():
+    """koth (identical copies): the structure is refused after a few face-down plays
+    and the quotient takes no copies; exact counting answers, the shown cards being
+    public."""
     game = load_game("bs", variant="koth")
-    s, call = next(caught_lies(replay(game, "probabilistic", 0), min_plays=8))
+    s, call = next(caught_lies(replay(game, "probabilistic", 0), min_plays=15))
     gk = s.knowledge()
-    for c in call["cards"]:
-        assert gk.holds(f"C_{everybody(s)} has(P{call['taker']}, {c})"), c
+    t = call["taker"]
+    for c in set(call["cards"]):
+        assert gk.holds(f"C_{everybody(s)} has(P{t}, {c})"), c
+        assert gk.route == "counting"
+    for c in set(s.observations(t)[-1]["pile"]):
+        assert gk.knows(t, f"has(P{t}, {c})"), c
 
 
 # ------------------------------------------------------------------ BoerenBridge
@@ -145,7 +153,6 @@ def trump_show_out(game: Game, seed: int) -> tuple[State, Any]:
     raise AssertionError("no seat showed out of trumps")  # pragma: no cover
 
 
-@pytest.mark.xfail(raises=SizeLimitError, strict=False, reason=COPIES_REFUSED)
 @pytest.mark.parametrize("variant", ["tractor", "zpy"])
 def test_shengji_a_seat_void_in_trumps_is_known_void_by_all(variant):
     game = load_game("shengji", variant=variant)
@@ -154,11 +161,25 @@ def test_shengji_a_seat_void_in_trumps_is_known_void_by_all(variant):
     gk = s.knowledge()
     void = " & ".join(f"~has({p}, {c})" for c in ev.cards)
     assert s.card_history()._holds_now(parse(void))
-    assert gk.holds(f"C_{everybody(s)} ({void})")
+    group = everybody(s)
+    assert gk.holds(f"C_{group} ({void})") and gk.route == "counting"
+    assert gk.holds(f"E_{group} E_{group} ({void})")
+    # a card in a hand that another seat is unsure of is not common knowledge
+    h = s.card_history()
+    ds = h.deal_state()
+    r, q, c = next(
+        (r, q, c)
+        for q in h.agents
+        for c in sorted(set(h.content()[q]))
+        for r in h.agents
+        if ds.probability(r, f"has({q}, {c})") < 1
+    )
+    assert not gk.knows(r, f"has({q}, {c})")
+    assert not gk.holds(f"C_{group} has({q}, {c})") and gk.route == "counting"
 
 
 # ---------------------------------------------------------------------- BS-ZPY
-@pytest.mark.xfail(raises=SizeLimitError, strict=False, reason=COPIES_REFUSED)
+@pytest.mark.xfail(raises=SizeLimitError, strict=False, reason=BS_ZPY_REFUSED)
 def test_bs_zpy_a_checked_claims_cards_are_common_knowledge():
     from games.bs_zpy.rules import CALL
 

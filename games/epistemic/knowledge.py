@@ -41,7 +41,7 @@ from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
-__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH"]
+__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH", "PUBLIC"]
 # seat_aliases: re-exported from reading
 
 #: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
@@ -52,6 +52,10 @@ __all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH"]
 #: after two (16,464) more than 20 s, while the quotient answers each of these
 #: states in 0.02-0.04 s.
 QUOTIENT_FIRST_WIDTH = 5_000
+
+#: The onlooker of exact counting who sees only what every seat sees (its
+#: knowledge holds in every world of the history).
+PUBLIC = "__public__"
 
 
 class GameKnowledge:
@@ -83,10 +87,16 @@ class GameKnowledge:
     whose structure is not built yet and would be wider than
     ``quotient_width``, truth queries ask the quotient first and build the
     structure only when the quotient is refused as too large (both are
-    exact: only the time differs).  :meth:`count` and the
-    probabilities of formulas about the cards then come from exact counting
-    (:meth:`CardHistory.deal_state`, :mod:`games.deal`); probabilities of
-    formulas about knowledge, and :attr:`pointed`, need the structure.
+    exact: only the time differs).  When both are refused (or the deck has
+    copies), exact counting (:meth:`CardHistory.deal_state`,
+    :mod:`games.deal`, with an onlooker :data:`PUBLIC` who sees only what
+    everybody sees) answers every formula of modal depth 1 over the cards
+    and decides deeper ones where the public knowledge or a seat's ignorance
+    settles them (a void shown to the table is common knowledge); anything
+    else raises the refusal (:class:`~kripke.errors.SizeLimitError`).
+    :meth:`count` and the probabilities of formulas about the cards then
+    come from exact counting too; probabilities of formulas about
+    knowledge, and :attr:`pointed`, need the structure.
 
     Copies, one convention on every route and in :mod:`games.deal`: a
     *deal* is the current content of every location with the copies of a
@@ -121,10 +131,14 @@ class GameKnowledge:
         self._width: int | None = None
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
+        #: the structure's refusal (any deck), and the same for a deck without copies,
+        #: where the card-symmetry quotient takes over
+        self._refusal: Any = None
         self._wide: Any = None
         self._quotients: list[Any] = []
-        self._deal_state: Any = None
-        #: Which route answered the last formula: ``"structure"`` or ``"quotient"``.
+        self._public: Any = None
+        #: Which route answered the last formula: ``"structure"``, ``"quotient"`` or
+        #: ``"counting"`` (exact counting, :meth:`_by_counting`).
         self.route: str | None = None
 
     # ------------------------------------------------------------ models
@@ -187,28 +201,37 @@ class GameKnowledge:
         """Truth of the (renamed) formula ``g`` at the true state, on the structure or,
         when the structure is refused as too wide, on the card-symmetry quotient
         (first on the quotient when the structure would be wider than
-        :attr:`quotient_width`)."""
+        :attr:`quotient_width`; decks without copies), and when both are refused
+        by exact counting where it decides (:meth:`_by_counting`)."""
         from kripke.errors import SizeLimitError
 
         refused: SizeLimitError | None = None
-        if self._hs is None and self._wide is None and self._quotient_first():
+        if self._hs is None and self._refusal is None and self._quotient_first():
             try:
                 out = bool(self._quotient(g).holds(g))
                 self.route = "quotient"
                 return out
             except SizeLimitError as exc:  # the structure may still answer
                 refused = exc
-        if self._wide is None:
+        if self._refusal is None:
             try:
                 out = bool(self.pointed.holds(g))
                 self.route = "structure"
                 return out
             except SizeLimitError as exc:
                 self._refused(exc)
-        if refused is not None:
-            raise refused
-        self.route = "quotient"
-        return bool(self._quotient(g).holds(g))
+        if refused is None and not any(c > 1 for c in self.history.deck.copies):
+            try:
+                out = bool(self._quotient(g).holds(g))
+                self.route = "quotient"
+                return out
+            except SizeLimitError as exc:
+                refused = exc
+        decided = self._by_counting(g)
+        if decided is None:
+            raise refused if refused is not None else self._refusal
+        self.route = "counting"
+        return decided
 
     def _quotient_first(self) -> bool:
         """Whether truth queries try the quotient before building the structure: a
@@ -223,11 +246,151 @@ class GameKnowledge:
         return self._width > self.quotient_width
 
     def _refused(self, exc: Exception) -> None:
-        """Remember that the structure is too wide; the quotient and exact counting
-        take over for decks without copies, any other deck re-raises ``exc``."""
-        if any(c > 1 for c in self.history.deck.copies):
-            raise exc
-        self._wide = exc
+        """Remember that the structure is too wide: the quotient (decks without copies)
+        and exact counting take over."""
+        self._refusal = exc
+        if not any(c > 1 for c in self.history.deck.copies):
+            self._wide = exc
+
+    # ------------------------------------------------------------ counting
+    def _public_state(self) -> Any:
+        """The history's exact counting knowledge (:class:`games.deal.DealState`) of every
+        seat and of :data:`PUBLIC`, an onlooker who sees only what everybody sees;
+        ``None`` for a history counting does not take (a :class:`Fact`)."""
+        if self._public is None:
+            h = self.history
+            owns: dict[str, tuple[str, ...]] = {a: h.owns[a] for a in h.agents}
+            owns[PUBLIC] = h.public_locations()
+            initial = {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()}
+            try:
+                self._public = CardHistory(h.deck, initial, owns, h.events).deal_state()
+            except InvalidParameterError:
+                self._public = False
+        return self._public or None
+
+    def _knows(self, agent: str, f: Any) -> bool | None:
+        """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by exact
+        counting; ``None`` when counting does not answer exactly (it dropped a
+        constraint too large to count, so that only "knows" is sure)."""
+        ds = self._public_state()
+        if ds is None or any("#" in a.args[1] for a in f.atoms()):
+            return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
+        kn = ds.knowledge(agent)
+        if kn.knows(f):
+            return True  # also when a constraint was relaxed: a superset of the deals
+        return False if kn.exact else None
+
+    def _valid(self, f: Any) -> bool | None:
+        """``True`` when ``f`` surely holds in every world (every history consistent with
+        the public events), else ``None`` (not decided)."""
+        from kripke.formulas import And, Common, Everybody, Know, Or
+
+        if f.is_propositional():
+            return True if self._knows(PUBLIC, f) else None
+        match f:
+            case Know(_, a) | Everybody(_, a) | Common(_, a):
+                return self._valid(a)
+            case And(args):
+                return True if all(self._valid(a) for a in args) else None
+            case Or(args):
+                return True if any(self._valid(a) for a in args) else None
+        return None
+
+    def _by_counting(self, f: Any) -> bool | None:
+        """Truth of ``f`` at the true state decided by exact counting alone, or ``None``.
+
+        Exact wherever it decides: formulas about the cards are evaluated on the
+        true deal, ``K_a g`` for ``g`` about the cards is seat ``a``'s counting
+        knowledge; for knowledge about knowledge, ``K_a g``, ``E_G g`` and
+        ``C_G g`` hold when ``g`` holds in every world (the public alone knows
+        it) and fail when ``g`` is false or some seat does not know it (truth
+        and positive introspection of S5 knowledge).  Anything else is left
+        undecided.
+        """
+        from kripke.formulas import (
+            And,
+            Common,
+            Distributed,
+            Everybody,
+            Iff,
+            Implies,
+            Know,
+            KnowWhether,
+            Not,
+            Or,
+            Possible,
+        )
+
+        if f.is_propositional():
+            return bool(self.history._holds_now(f))
+
+        def both(a: bool | None, b: bool | None) -> bool | None:
+            if a is False or b is False:
+                return False
+            return None if a is None or b is None else True
+
+        def either(a: bool | None, b: bool | None) -> bool | None:
+            if a is True or b is True:
+                return True
+            return None if a is None or b is None else False
+
+        def neg(a: bool | None) -> bool | None:
+            return None if a is None else not a
+
+        def know(agent: str, g: Any) -> bool | None:
+            if g.is_propositional():
+                return self._knows(agent, g)
+            if self._valid(g):
+                return True
+            return False if self._by_counting(g) is False else None
+
+        match f:
+            case Not(a):
+                return neg(self._by_counting(a))
+            case And(args):
+                out: bool | None = True
+                for a in args:
+                    out = both(out, self._by_counting(a))
+                    if out is False:
+                        return False
+                return out
+            case Or(args):
+                out = False
+                for a in args:
+                    out = either(out, self._by_counting(a))
+                    if out is True:
+                        return True
+                return out
+            case Implies(a, b):
+                return either(neg(self._by_counting(a)), self._by_counting(b))
+            case Iff(a, b):
+                x, y = self._by_counting(a), self._by_counting(b)
+                return None if x is None or y is None else x == y
+            case Know(agent, a):
+                return know(agent, a)
+            case Possible(agent, a):
+                return neg(know(agent, Not(a)))
+            case KnowWhether(agent, a):
+                return either(know(agent, a), know(agent, Not(a)))
+            case Everybody(group, a):
+                out = True
+                for agent in group:
+                    out = both(out, know(agent, a))
+                    if out is False:
+                        return False
+                return out
+            case Common(group, a):
+                if self._valid(a):
+                    return True
+                out = True
+                for agent in group:
+                    out = both(out, know(agent, a))
+                return False if out is False else None
+            case Distributed(group, a):
+                if self._valid(a) or any(know(agent, a) for agent in group):
+                    return True
+                return False if self._by_counting(a) is False else None
+        return None
 
     def _quotient(self, g: Any) -> Any:
         """A card-symmetry quotient answering ``g``: a kept one that covers its cards,
@@ -283,21 +446,19 @@ class GameKnowledge:
 
     def _counting(self) -> Any:
         """The history's exact counting knowledge (:meth:`CardHistory.deal_state`) when the
-        structure is refused as too wide and the deck has no copies, else ``None``."""
+        structure is refused as too wide, else ``None``."""
         from kripke.errors import SizeLimitError
 
-        if self._wide is None:
+        if self._refusal is None:
             try:
                 _ = self.built
                 return None
             except SizeLimitError as exc:
                 self._refused(exc)
-        if self._deal_state is None:
-            try:
-                self._deal_state = self.history.deal_state()
-            except InvalidParameterError:
-                raise self._wide from None
-        return self._deal_state
+        ds = self._public_state()
+        if ds is None:  # a history counting does not take
+            raise self._refusal
+        return ds
 
     def count(self, seat: Any, *, arrangements: bool = False) -> int:
         """How many deals ``seat`` considers possible: distinct deals (the copies of a
@@ -318,9 +479,26 @@ class GameKnowledge:
         Fraction(1, 1)
         """
         ds = self._counting()
-        if ds is not None:  # only decks without copies come here: one arrangement a deal
-            return int(ds.knowledge(self.agent(seat)).count())
+        if ds is not None:
+            kn = ds.knowledge(self.agent(seat))
+            # the programme weighs every deal by its arrangements unless asked for distinct ones
+            n = kn._engine(exact=True).total() if arrangements else kn.count()
+            return int(self._exactly(kn, n))
         return self.built.count_deals(self._class(seat), arrangements=arrangements)
+
+    def _exactly(self, kn: Any, value: Any) -> Any:
+        """``value`` from counting knowledge ``kn``, or the structure's refusal when ``kn``
+        had to drop a constraint (its answers would be a bound, not exact)."""
+        if not kn.exact:
+            raise self._refusal
+        return value
+
+    def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
+        g = self.formula(f)
+        if not g.is_propositional() or any("#" in a.args[1] for a in g.atoms()):
+            raise self._refusal  # about knowledge, or "at least k copies": not counted
+        kn = ds.knowledge(self.agent(seat))
+        return self._exactly(kn, kn.probability_of(g, exact=exact))
 
     def probability_bounds(
         self, seat: Any, f: Any, *, exact: bool = True
@@ -335,10 +513,7 @@ class GameKnowledge:
         """
         ds = self._counting()
         if ds is not None:  # too wide for the structure: exact counting, first order only
-            g = self.formula(f)
-            if not g.is_propositional():
-                raise self._wide
-            p = ds.probability(self.agent(seat), g, exact=exact)
+            p = self._counted_probability(ds, seat, f, exact)
             return p, p
         hs = self.built
         c = self._class(seat)
@@ -405,10 +580,7 @@ class GameKnowledge:
         """
         ds = self._counting()
         if ds is not None:  # too wide for the structure: exact counting, first order only
-            g = self.formula(f)
-            if not g.is_propositional():
-                raise self._wide
-            return ds.probability(self.agent(seat), g, exact=exact)
+            return self._counted_probability(ds, seat, f, exact)
         hs = self.built
         p = hs.world_share(
             self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
