@@ -27,7 +27,9 @@ of the relevant ranks, i.e. no partition search; no transposition table at
 all, on a quarter of the positions; and one variant for each bound, cut, move
 order and the guess the targets start from) and times the most tricks of one
 seat on the same random 8-card positions, checking that every variant gives the
-same answers.
+same answers.  Every variant (and the ``--baseline`` revision) also counts the
+calls of its search functions: on a loaded machine the counts are the steadier
+measure of what a technique saves.
 
 Both show progress and can be interrupted (Ctrl-C): the table then covers the
 positions finished so far.
@@ -126,8 +128,9 @@ def load_module(name: str, src: str, folder: Path) -> ModuleType:
     return mod
 
 
-def load_revision(rev: str, folder: Path) -> ModuleType:
-    """The solver as it was at git revision ``rev`` (an in-run baseline)."""
+def load_revision(rev: str, folder: Path, count: bool = False) -> ModuleType:
+    """The solver as it was at git revision ``rev`` (an in-run baseline), its
+    search calls counted if ``count``."""
     if not rev or rev.startswith("-"):
         raise SystemExit(f"--baseline {rev!r} is not a git revision")
     out = subprocess.run(
@@ -138,7 +141,8 @@ def load_revision(rev: str, folder: Path) -> ModuleType:
     )
     if out.returncode:
         raise SystemExit(f"--baseline {rev!r}: {out.stderr.strip()}")
-    return load_module(f"solver_at_{rev}", out.stdout, folder)
+    src = counting(out.stdout) if count else out.stdout
+    return load_module(f"solver_at_{rev}" + ("_counted" if count else ""), src, folder)
 
 
 def target(positions: int, seed: int, baseline: str | None) -> None:
@@ -216,8 +220,29 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
 ]  # fmt: skip
 
 
+#: Where the search functions start, to count their calls: force, play (the
+#: first line of its decided-trick test, or of its body before that test
+#: existed) and the lean last seat.
+NODE_STARTS = [
+    ("        if lo < 0:\n",),
+    ("        if pos:\n            # the trick is decided", "        p = seat_at[leader][pos]\n"),
+    ("        p = seat_at[leader][n - 1]\n",),
+]
+
+
+def counting(src: str) -> str:
+    """The solver source with a call counter (``_NODES[0]``) in each search function."""
+    for choices in NODE_STARTS:
+        for anchor in choices:
+            if src.count(anchor) == 1:
+                src = src.replace(anchor, "        _NODES[0] += 1\n" + anchor)
+                break
+    return src + "\n_NODES = [0]\n"
+
+
 def load_variant(name: str, edits: list[tuple[str, str]], folder: Path) -> ModuleType:
-    """A copy of the solver module with ``edits`` applied (each must match once)."""
+    """A copy of the solver module with ``edits`` applied (each must match once)
+    and its search calls counted."""
     import games.boerenbridge.double_dummy as original
 
     src = Path(original.__file__).read_text()
@@ -225,36 +250,39 @@ def load_variant(name: str, edits: list[tuple[str, str]], folder: Path) -> Modul
         if src.count(old) != 1:
             raise SystemExit(f"ablation {name!r}: the solver's source changed; update ABLATIONS")
         src = src.replace(old, new)
-    return load_module(name, src, folder)
+    return load_module(name, counting(src), folder)
 
 
 def ablation(positions: int, seed: int, baseline: str | None) -> None:
-    import games.boerenbridge.double_dummy as solver
-
     with tempfile.TemporaryDirectory() as tmp:
-        variants = [("all techniques", solver)] + [
+        variants = [("all techniques", load_variant("all techniques", [], Path(tmp)))] + [
             (name, load_variant(name, edits, Path(tmp))) for name, edits in ABLATIONS
         ]
         if baseline is not None:
-            variants.append((f"revision {baseline}", load_revision(baseline, Path(tmp))))
+            variants.append(
+                (f"revision {baseline}", load_revision(baseline, Path(tmp), count=True))
+            )
         rng = random.Random(seed)
         times: dict[str, dict[int, float]] = {name: {} for name, _ in variants}
+        nodes: dict[str, dict[int, int]] = {name: {} for name, _ in variants}
         try:
             for i in tqdm(range(positions), desc="positions"):
                 pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
                 side = rng.randrange(4)
                 answers = set()
-                done: dict[str, float] = {}
+                done: dict[str, tuple[float, int]] = {}
                 for name, mod in variants:
                     if name == "no transposition table" and i % 4:
                         continue  # hundreds of times slower: a quarter of the positions
                     p = mod.Position(pos.hands, pos.trump, pos.leader)
+                    mod._NODES[0] = 0
                     t = time.process_time()
                     answers.add(mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
-                    done[name] = time.process_time() - t
+                    done[name] = (time.process_time() - t, mod._NODES[0])
                 assert len(answers) == 1, f"variants disagree on position {i}: {answers}"
-                for name, t in done.items():
+                for name, (t, k) in done.items():
                     times[name][i] = t
+                    nodes[name][i] = k
         except KeyboardInterrupt:
             print("interrupted: the positions finished so far")
     base = times["all techniques"]
@@ -264,13 +292,38 @@ def ablation(positions: int, seed: int, baseline: str | None) -> None:
     for name, ts in times.items():
         if not ts:
             continue
-        # the ratio on the positions the variant solved
+        # the ratios on the positions the variant solved
         ratio = sum(ts.values()) / sum(base[i] for i in ts)
-        rows.append([name, *stats(list(ts.values())), f"{ratio:.1f}x"])
-    print(f"8-card positions, most tricks of one seat, CPU ms per solve (seed {seed})")
+        ks = nodes[name]
+        k_ratio = sum(ks.values()) / sum(nodes["all techniques"][i] for i in ks)
+        rows.append(
+            [
+                name,
+                *stats(list(ts.values())),
+                f"{ratio:.2f}x",
+                f"{statistics.mean(ks.values()):.0f}",
+                max(ks.values()),
+                f"{k_ratio:.2f}x",
+            ]
+        )
+    print(
+        f"8-card positions, most tricks of one seat, CPU ms per solve and search calls "
+        f"per solve (seed {seed}); ratios against all techniques on the same positions"
+    )
     print(
         table(
-            ["solver", "positions", "mean", "median", "p90", "max", "time vs all (same positions)"],
+            [
+                "solver",
+                "positions",
+                "mean ms",
+                "median",
+                "p90",
+                "max ms",
+                "time ratio",
+                "mean calls",
+                "max calls",
+                "calls ratio",
+            ],
             rows,
         )
     )
