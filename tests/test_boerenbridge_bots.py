@@ -16,6 +16,7 @@ from games.boerenbridge.bots import (
     SamplingBot,
     SelfishBot,
     SelfishPlayBot,
+    SelfishSearchBot,
     estimated_guesses,
     selfish_playout,
 )
@@ -47,7 +48,12 @@ def decide(bot: Bot, state, seat: int) -> int:
 def test_all_bots_are_registered_and_play_legal_games():
     assert set(BOTS) <= set(registered_bots("boerenbridge"))
     game = load_game("boerenbridge", variant="lamas")
-    for lineup in (BOTS[:4], BOTS[::-1][:4], ["selfish", "sampling", "selfish-play", "greedy"]):
+    for lineup in (
+        BOTS[:4],
+        BOTS[::-1][:4],
+        ["selfish", "sampling", "selfish-play", "greedy"],
+        ["selfish-search", "greedy", "random", "greedy"],
+    ):
         bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
         res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
         assert res.forfeit is None and len(res.history) > 60
@@ -63,7 +69,9 @@ def test_same_seeds_same_game():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("name", ["knowledge", "sampling", "selfish", "selfish-play"])
+@pytest.mark.parametrize(
+    "name", ["knowledge", "sampling", "selfish", "selfish-play", "selfish-search"]
+)
 def test_bots_decide_from_what_their_seat_saw_only(name):
     """Two deals that differ only in the other hands look the same to East before the
     first card: East's bot must act the same in both."""
@@ -100,6 +108,7 @@ def test_sampling_and_knowledge_bots_find_the_only_card_that_hits(south_guess, r
     assert decide(SamplingBot(seed=2), state, 2) == parse_card(right)
     assert decide(SelfishBot(seed=2), state, 2) == parse_card(right)
     assert decide(SelfishPlayBot(seed=2), state, 2) == parse_card(right)
+    assert decide(SelfishSearchBot(seed=2), state, 2) == parse_card(right)
     assert decide(KnowledgeBot(seed=2), state, 2) == parse_card(right)
 
 
@@ -250,3 +259,22 @@ def test_selfish_bot_is_deterministic_for_a_seed():
     )
     picks = {decide(SelfishBot(seed=11), state, 1) for _ in range(3)}
     assert len(picks) == 1
+
+
+def test_selfish_search_is_deterministic_for_a_seed_and_plays_a_legal_card():
+    game = load_game("boerenbridge", rounds=(5,), no_trump_rounds=())
+    state = game.new_initial_state()
+    deal_round(
+        state,
+        ["AS KS QH 7C 8D", "10S 9S 10D 8C 9H", "JH QD KH 8S 7H", "JD QS 9C 10C 7S"],
+        trump_action=parse_card("AD"),
+    )
+    for g in (1, 2, 1, 2):
+        state.apply_action(GUESS_BASE + g)
+    assert state.current_player() == 1  # East leads
+    picks = {decide(SelfishSearchBot(seed=11, simulations=60), state, 1) for _ in range(3)}
+    assert len(picks) == 1 and picks <= set(state.legal_actions(1))
+    state.apply_action(parse_card("QH"))
+    state.apply_action(parse_card("9H"))  # West must follow hearts with JH, KH or 7H
+    picks = {decide(SelfishSearchBot(seed=11, simulations=60), state, 3) for _ in range(3)}
+    assert len(picks) == 1 and {card_str(c) for c in picks} <= {"JH", "KH", "7H"}

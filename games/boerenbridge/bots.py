@@ -1,27 +1,30 @@
-"""Bots for BoerenBridge: random, greedy, knowledge, sampling and selfish.
+"""Bots for BoerenBridge: random, greedy, knowledge, sampling and the selfish bots.
 
 Every bot sees only its seat's observations (kept in a
 :class:`~games.boerenbridge.SeatView`) and the legal actions.
 
-================  ===========================================================================
-name              policy
-================  ===========================================================================
-``random``        a uniformly random legal guess and card
-``greedy``        guesses its aces and high trumps; plays its strongest card while it still
-                  wants tricks, its weakest once it has enough
-``knowledge``     guesses the expected number of tricks computed from its exact card
-                  marginals; plays to hit its guess exactly, winning with cards it *knows*
-                  win and ducking with cards it *knows* lose (:class:`KnowledgeBot`)
-``sampling``      determinized Monte Carlo: draws deals consistent with what it knows from the
-                  exact sampler, solves each exactly with the double-dummy search and picks the
-                  guess and card with the best expected round score (:class:`SamplingBot`)
-``selfish``       guesses by playing sampled deals out with every seat pursuing its own
-                  (public or estimated) guess, not as a coalition against the bot -- the
-                  guess with the best mean round score; plays as ``sampling``
-                  (:class:`SelfishBot`)
-``selfish-play``  ``selfish`` whose cards are also chosen by such playouts
-                  (:class:`SelfishPlayBot`)
-================  ===========================================================================
+==================  ===========================================================================
+name                policy
+==================  ===========================================================================
+``random``          a uniformly random legal guess and card
+``greedy``          guesses its aces and high trumps; plays its strongest card while it still
+                    wants tricks, its weakest once it has enough
+``knowledge``       guesses the expected number of tricks computed from its exact card
+                    marginals; plays to hit its guess exactly, winning with cards it *knows*
+                    win and ducking with cards it *knows* lose (:class:`KnowledgeBot`)
+``sampling``        determinized Monte Carlo: draws deals consistent with what it knows from the
+                    exact sampler, solves each exactly with the double-dummy search and picks the
+                    guess and card with the best expected round score (:class:`SamplingBot`)
+``selfish``         guesses by playing sampled deals out with every seat pursuing its own
+                    (public or estimated) guess, not as a coalition against the bot -- the
+                    guess with the best mean round score; plays as ``sampling``
+                    (:class:`SelfishBot`)
+``selfish-play``    ``selfish`` whose cards are also chosen by such playouts
+                    (:class:`SelfishPlayBot`)
+``selfish-search``  ``selfish`` whose cards are chosen by an information-set tree search
+                    over exact-sampler deals, every seat maximising its own score, leaves
+                    played out by such playouts (:class:`SelfishSearchBot`)
+==================  ===========================================================================
 
 Examples
 --------
@@ -53,6 +56,7 @@ __all__ = [
     "BayesSamplingBot",
     "SelfishBot",
     "SelfishPlayBot",
+    "SelfishSearchBot",
     "selfish_playout",
     "estimated_guesses",
     "card_strength",
@@ -804,3 +808,142 @@ class SelfishPlayBot(SelfishBot):
 
 
 _register("selfish-play", SelfishPlayBot)
+
+
+def _follow(hand: int, trick: Sequence[int]) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (the led suit if held)."""
+    if trick:
+        f = hand & _SUIT[trick[0] >> 3]
+        if f:
+            return f
+    return hand
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class SelfishSearchBot(SelfishBot):
+    """:class:`SelfishBot` whose cards are chosen by an information-set tree search
+    (registered as ``selfish-search``).
+
+    At its turn to play the bot draws ``deals`` deals from the exact sampler of
+    what its seat knows and runs ``simulations`` simulations of single-observer
+    information-set Monte Carlo tree search over them: each simulation takes the
+    next deal, walks down a tree of the cards played from now on (the same
+    sequence of cards is the same node whatever the deal; a card counts as
+    available at a node only in the deals where it is legal), choosing the card
+    with the best upper confidence bound *for the seat to move* (every seat
+    maximises its own round score for its public guess), adds one node and plays
+    the deal out with :func:`selfish_playout`.  It plays the root card visited
+    most often.  Guesses are :class:`SelfishBot`'s.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seeds the sampler and the search; the same seed and observations give the
+        same play.
+    simulations : int
+        Simulations per card decision.
+    deals : int
+        Deals drawn per card decision (the simulations cycle through them).
+    exploration : float
+        The bound's exploration constant, on scores divided by the best hit score
+        of the round.
+    guess_samples : int
+        Deals drawn for the guess (see :class:`SelfishBot`).
+    """
+
+    name = "selfish-search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        simulations: int = 200,
+        deals: int = 50,
+        exploration: float = 0.7,
+        guess_samples: int = 48,
+    ):
+        super().__init__(seed, guess_samples=guess_samples)
+        self.simulations = simulations
+        self.deals = deals
+        self.exploration = exploration
+
+    def play(self, legal: list[int]) -> int:
+        import math
+
+        v = self.view
+        assert v is not None
+        if len(legal) == 1:
+            return legal[0]
+        reps = _representatives(legal, v)
+        if len(reps) == 1:
+            return reps[0]
+        deals = v.sample_hands(self.deals, self._np_rng)
+        players, trump, n = v.players, v.trump, v.cards
+        targets = [g or 0 for g in v.guesses]
+        scores = [[round_score_of(v, targets[q], t) for t in range(n + 1)] for q in range(players)]
+        scale = float(max(max(abs(x) for x in row) for row in scores)) or 1.0
+        c_explore = self.exploration
+        rng = self.rng
+        # node (the cards played since the root) -> card -> [visits, total value, available]
+        tree: dict[tuple[int, ...], dict[int, list[float]]] = {}
+        root_cards = set(reps)
+        for it in range(self.simulations):
+            hands = list(deals[it % len(deals)])
+            trick = list(v.trick)
+            leader = v.leader
+            won = list(v.tricks)
+            key: tuple[int, ...] = ()
+            path: list[tuple[list[float], int]] = []
+            while True:
+                p = (leader + len(trick)) % players
+                if not hands[p]:
+                    break
+                cards = _bits(_follow(hands[p], trick))
+                if not key:
+                    cards = [c for c in cards if c in root_cards]
+                stats = tree.setdefault(key, {})
+                fresh = []
+                for c in cards:
+                    s = stats.get(c)
+                    if s is None:
+                        s = stats[c] = [0, 0.0, 0]
+                    s[2] += 1
+                    if s[0] == 0:
+                        fresh.append(c)
+                if fresh:
+                    card = fresh[rng.randrange(len(fresh))]
+                else:
+                    card = max(
+                        cards,
+                        key=lambda c: (
+                            stats[c][1] / stats[c][0]
+                            + c_explore * math.sqrt(math.log(stats[c][2]) / stats[c][0])
+                        ),
+                    )
+                path.append((stats[card], p))
+                hands[p] &= ~(1 << card)
+                trick.append(card)
+                if len(trick) == players:
+                    leader = (leader + _winner_index(trick, trump)) % players
+                    won[leader] += 1
+                    trick = []
+                key = (*key, card)
+                if fresh:
+                    break
+            if hands[(leader + len(trick)) % players]:
+                won = selfish_playout(hands, trump, leader, trick, won, targets)
+            for s, p in path:
+                s[0] += 1
+                s[1] += scores[p][won[p]] / scale
+        root = tree[()]
+        return max(reps, key=lambda c: (root[c][0], root[c][1], -card_strength(c, trump)))
+
+
+_register("selfish-search", SelfishSearchBot)
