@@ -271,3 +271,23 @@ def test_hyper_at_least_matches_counting():
             for j in range(k, min(good, drawn) + 1):
                 hits += comb(good, j) * comb(total - good, drawn - j)
             assert hyper_at_least(total, good, drawn, k) == pytest.approx(hits / comb(total, drawn))
+
+
+def test_field_benchmark_runs_and_resumes(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bs_koth_field.py"
+    spec = importlib.util.spec_from_file_location("bs_koth_field", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = ["field", "--games", "6", "--bots", "strategic,truthful,liar,sample,first-card"]
+    args += ["--out", str(tmp_path), "--workers", "1"]
+    bench.main(args)
+    first = capsys.readouterr().out
+    assert "6 games played in this run" in first and "strategic" in first
+    bench.main(args)  # resumes: every game is in the results file already
+    again = capsys.readouterr().out
+    assert "games played in this run" not in again
+    assert first.splitlines()[:8] == again.splitlines()[:8]  # the same table

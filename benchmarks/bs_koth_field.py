@@ -1,0 +1,185 @@
+"""BS koth strength: a 7-bot field (4 drawn per game) and fixed 4-seat tables.
+
+The tournament's own conditions (``bs-koth.txt``): every game draws 4 bots of
+the field and the game draws their turn order.  The field is the library's
+bots and the tournament text's example players:
+
+* ``strategic`` (:mod:`games.bs.strategic`), ``probabilistic``, ``knowledge``,
+  ``threshold`` and ``liar`` (:mod:`games.bs.bots`);
+* ``sample`` and ``first-card`` (:mod:`games.bs.examples`, the text's sample
+  player and its ``requestCards`` alone).
+
+``field`` plays ``--games`` games of the field (seats drawn per game,
+seeded).  ``tables`` plays every table of ``--focus`` and three of the other
+bots, ``--table-games`` games each (the game draws the turn order), and says
+whether the focus bot has the best win rate at each table.  Both print the
+win rate of every bot with its 95% Wilson interval, games played and games
+per second of the run; ``field`` also prints head-to-head counts (the games
+two bots played together and how many each won).
+
+Every run writes JSON-lines results under ``--out`` (one file per field or
+table) and resumes from them: Ctrl-C keeps the finished games, and the same
+command plays only the missing ones.  Progress is a tqdm bar per run.
+
+Run::
+
+    python benchmarks/bs_koth_field.py field --games 20000 --out bench_out/koth
+    python benchmarks/bs_koth_field.py tables --table-games 500 --out bench_out/koth
+
+Measured figures are in the project's closing note for issue 18.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import table  # noqa: E402
+
+from games.tournament import TournamentSpec, read_results, run_tournament  # noqa: E402
+
+FIELD = ["strategic", "probabilistic", "knowledge", "threshold", "liar", "sample", "first-card"]
+
+
+def _rows(summary: dict[str, Any]) -> list[list[Any]]:
+    rows = []
+    for label, b in sorted(summary["bots"].items(), key=lambda kv: -kv[1]["win_rate"]):
+        lo, hi = b["ci95"]
+        rows.append([label, b["games"], b["wins"], f"{b['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]"])
+    return rows
+
+
+def _run(bots: list[str], games: int, seats: str, out: Path, args: argparse.Namespace) -> Any:
+    """Play (or resume) one tournament; the summary, the games played now and the seconds."""
+    spec = TournamentSpec(
+        "bs",
+        tuple(bots),
+        games,
+        seed=args.seed,
+        seats=seats,
+        params=(("variant", "koth"),),
+        move_time=10.0,
+    )
+    before = len(read_results(out, spec)) if out.exists() else 0
+    t0 = time.perf_counter()
+    summary = run_tournament(
+        "bs",
+        bots,
+        games,
+        seed=args.seed,
+        seats=seats,
+        out=out,
+        workers=args.workers,
+        variant="koth",
+    )
+    return summary, games - before, time.perf_counter() - t0
+
+
+def head_to_head(out: Path, bots: list[str], games: int, seed: int) -> list[list[Any]]:
+    """For each pair of bots: games together and the wins of each."""
+    spec = TournamentSpec(
+        "bs",
+        tuple(bots),
+        games,
+        seed=seed,
+        seats="draw",
+        params=(("variant", "koth"),),
+        move_time=10.0,
+    )
+    recs = read_results(out, spec)
+    rows = []
+    for a, b in combinations(bots, 2):
+        n = wa = wb = 0
+        for rec in recs.values():
+            if a in rec["seats"] and b in rec["seats"]:
+                n += 1
+                wa += a in rec["winners"]
+                wb += b in rec["winners"]
+        rows.append([a, b, n, wa, wb, f"{wa / n:.3f}" if n else "-", f"{wb / n:.3f}" if n else "-"])
+    return rows
+
+
+def field(args: argparse.Namespace) -> None:
+    bots = args.bots.split(",") if args.bots else FIELD
+    out = Path(args.out) / f"field_{len(bots)}bots_seed{args.seed}.jsonl"
+    summary, played, secs = _run(bots, args.games, "draw", out, args)
+    print(f"BS koth field: {args.games} games, 4 of {len(bots)} bots drawn per game ({out})")
+    print(table(["bot", "games", "wins", "win rate", "95% CI"], _rows(summary)))
+    if played:
+        print(f"{played} games played in this run, {secs:.1f} s, {played / secs:.1f} games/s")
+    print()
+    heads = ["bot A", "bot B", "together", "A wins", "B wins", "A rate", "B rate"]
+    print(table(heads, head_to_head(out, bots, args.games, args.seed)))
+
+
+def tables(args: argparse.Namespace) -> None:
+    bots = args.bots.split(",") if args.bots else FIELD
+    focus = args.focus
+    others = [b for b in bots if b != focus]
+    rows = []
+    first_everywhere = True
+    for trio in combinations(others, 3):
+        seats = [focus, *trio]
+        out = Path(args.out) / f"table_{'_'.join(seats)}_seed{args.seed}.jsonl"
+        summary, played, secs = _run(seats, args.table_games, "rotate", out, args)
+        rates = {k: v["win_rate"] for k, v in summary["bots"].items()}
+        best_other = max(trio, key=lambda b: rates[b])
+        f = summary["bots"][focus]
+        lo, hi = f["ci95"]
+        first = rates[focus] > rates[best_other]
+        first_everywhere &= first
+        speed = f"{played / secs:.1f}" if played else "-"
+        rows.append(
+            [
+                " ".join(trio),
+                f["games"],
+                f"{f['win_rate']:.3f}",
+                f"[{lo:.3f}, {hi:.3f}]",
+                best_other,
+                f"{rates[best_other]:.3f}",
+                "yes" if first else "NO",
+                speed,
+            ]
+        )
+        print(rows[-1], flush=True)
+    print()
+    print(f"BS koth fixed tables: {focus} and three others, {args.table_games} games each")
+    heads = [
+        "others",
+        "games",
+        f"{focus} rate",
+        "95% CI",
+        "best other",
+        "its rate",
+        "first",
+        "games/s",
+    ]
+    print(table(heads, rows))
+    print(f"{focus} first at every table: {'yes' if first_everywhere else 'no'}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("mode", choices=("field", "tables"))
+    ap.add_argument("--games", type=int, default=20000, help="games of the field")
+    ap.add_argument("--table-games", type=int, default=500, help="games per fixed table")
+    ap.add_argument("--bots", default="", help="comma-separated field (default: the 7 bots)")
+    ap.add_argument("--focus", default="strategic", help="the bot seated at every fixed table")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--out", default="bench_out/bs_koth_field")
+    ap.add_argument("--workers", type=int, default=None)
+    args = ap.parse_args(argv)
+    if args.mode == "field":
+        field(args)
+    else:
+        tables(args)
+
+
+if __name__ == "__main__":
+    main()
