@@ -33,7 +33,8 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   forces every wider one, a refuted one every narrower one);
 * sure tricks as bounds: trump tricks both ways (each trump wins its trick
   unless a higher trump of the other team falls on it, and each of those falls
-  on one trick only), and the tricks a leader can cash from the top;
+  on one trick only), and the tricks the side can cash from the top when it
+  leads (the same count for the others' leads cut too rarely to pay);
 * a trick whose best card nobody still to play can beat settles at once a
   goal that only needs to know who wins it;
 * move ordering: a card nobody after can beat, then the cheapest winning card,
@@ -710,15 +711,10 @@ def _make_search(
                                 sh = suit_shifts[i]
                                 rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
                         return dec == 1, rel
-        if lo > 0:
-            if side_bits >> leader & 1:
-                q, qrel = quick(hands, leader, allc)
-                if q >= lo and kind == 0:
-                    return True, qrel | extra
-            elif not or_bits >> leader & 1:
-                q, qrel = quick(hands, leader, allc)
-                if rem - q < lo:
-                    return False, qrel | extra
+        if lo > 0 and kind == 0 and side_bits >> leader & 1:
+            q, qrel = quick(hands, leader, allc)
+            if q >= lo:
+                return True, qrel | extra
         result, rel = play(hands, leader, 0, -1, -1, -1, 0, allc, lo, hi, rem)
         # store under the relevant part of the position
         relm = 0
