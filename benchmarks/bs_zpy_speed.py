@@ -1,48 +1,94 @@
-"""BS-ZPY speed: whole rounds, and what exact deal knowledge costs and buys.
+"""BS-ZPY speed: whole rounds, and the exact claim probability over 2,000 states.
 
 1. Rounds per second (wall clock and this process's CPU time) of complete
    BS-ZPY rounds (deal with bidding, kitty, friends, face-down tricks with
    calls, penalties and scoring) with random and with truthful bots, against
    the ZPY engine it is built on (``shengji`` variant ``zpy``, random bots,
    same players) as the baseline: the ratio is the price of claims and calls.
-2. Claim queries.  In seeded games between knowledge-keeping bots, every seat
-   evaluates every other seat's claim: the exact probability that the claim
-   can be true (:meth:`~games.bs_zpy.SeatKnowledge.claim_odds`, chain rule on
-   :mod:`games.deal`) and whether it knows the claim is false
-   (:meth:`~games.bs_zpy.SeatKnowledge.knows_false`), against counting unseen
-   cards as the baseline (:meth:`~games.bs_zpy.SeatKnowledge.counting_refutes`).
-   The table gives milliseconds per query and how many false claims each
-   route recognised.
+2. Claim queries.  Seeded full games between knowledge-keeping bots
+   (knowledge, bluffer, truthful, bluffer, probabilistic) are played until
+   ``--states`` (2,000) states are collected: at each claim, every seat but
+   the claimer asks :meth:`~games.bs_zpy.SeatKnowledge.claim_odds`, the exact
+   probability that the claim can be true (one count of the deals that make
+   it true, over the seat's count).  The table gives CPU milliseconds per
+   query (median, p90, p99, worst) and the peak memory (maximum resident set)
+   of the process that ran them.  Each route runs in a process of its own, on
+   the same seeded games:
 
-    python3 benchmarks/bs_zpy_speed.py [--rounds 50] [--games 3] [--slowest 5]
-    python3 benchmarks/bs_zpy_speed.py --claims-only --games 3 --slowest 5
-    python3 benchmarks/bs_zpy_speed.py --claims-only --games 6   # 2,000 claim queries
+   * ``current``: this checkout's ``claim_odds``;
+   * ``chain`` (``--chain``): this checkout's chain rule
+     (:meth:`~games.bs_zpy.SeatKnowledge._chain`, one conditional count per
+     constraint), the algorithm ``claim_odds`` used before;
+   * ``baseline`` (``--baseline DIR``): ``claim_odds`` of another copy of the
+     library (e.g. ``git archive <commit> | tar -x -C DIR``), today's code
+     path as an in-run comparison.
 
-The claim table ends with the peak memory (maximum resident set) of the
-process.
+   Every other route's answers are compared with ``current``'s on the
+   queries where both saw the same state (same game, seats and claim): the
+   largest relative difference.
 
-``--slowest K`` lists the K slowest exact claim queries: the game and seats,
-the claim, its chain-rule steps, the sizes of the seat's deal locations and
-the joint constraints (predicates, with their number of linear forms) the
-deal engine holds at that moment -- the shapes that make the worst cases.
+    python3 benchmarks/bs_zpy_speed.py [--rounds 50]             # both parts
+    python3 benchmarks/bs_zpy_speed.py --claims-only [--states 2000] [--slowest 5]
+    python3 benchmarks/bs_zpy_speed.py --claims-only --chain --baseline /tmp/base
 
-The machine may be shared: CPU-time rates are the robust figures.
+``--slowest K`` lists the K slowest queries of each route: the game and
+seats, the claim, its constraints (chain-rule steps), the sizes of the seat's
+deal locations and the joint constraints (with their number of linear forms)
+the deal engine holds -- the shapes that make the worst cases.  ``--out
+FILE`` keeps every query's line (JSON) as it is measured; an interrupted run
+(Ctrl-C) prints the table of the queries finished so far.
+
+Measured (2 shared cores, load average 6-8; ``--claims-only --states 2000
+--chain --baseline DIR`` with DIR the library at 7af827e): current median
+3.5 ms, p99 41.5 ms, worst 75.9 ms, peak 121 MB; chain rule on the same
+engine 5.1 / 161 / 406 ms, 97 MB; baseline 5.3 / 187 / 645 ms, 129 MB; the
+2,000 answers of every route agree with current's to 7.3e-14 (relative).
+
+What made the worst cases: a follow that shows a void.  A claimed follow
+with fewer led-suit cards than the format says the claimer held no other
+card of the led suit: one void per led-suit face it may hold (8 to 13
+constraints).  The chain rule counted once per constraint, each count a
+dynamic programme over the five or six locations with unknown cards (about
+140,000 cells), and every voided kind left the closed-form class to become
+a block of its own (15 terms over the whole table), so each count was
+slower than the one before (30 to 78 ms, 12 of them).  Second, hidden plays
+leave joint constraints of many forms (11 forms over 5 kinds): their
+enumeration carried every form's value to the last kind (5,040 states,
+95,000 edges, over 100 ms).  Now: one count for the whole claim; kinds
+voided in some hands stay in closed form (nested masks, see
+:func:`games.deal.counting._mask_chain`); a form's final value is read into
+the constraint's remaining table at once (``_Residuals``); and the blocks
+with the most terms go where only a few cells of the table are read.
+
+The machine may be shared: CPU times are the robust figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import resource
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import _common  # noqa: F401  (puts the project on sys.path)
-from _common import table
+from _common import ROOT, table
 from tqdm import tqdm
 
-from games.base import CHANCE, TERMINAL, load_game, make_bot, play_game
-from games.bs_zpy import BSZPYGame, BSZPYState, SeatKnowledge
+if "--lib" in sys.argv:  # a worker timing another copy of the library: that copy first
+    sys.path.insert(0, os.path.abspath(sys.argv[sys.argv.index("--lib") + 1]))
+
+from games.base import CHANCE, TERMINAL, load_game, make_bot, play_game  # noqa: E402
+from games.bs_zpy import BSZPYGame, BSZPYState, SeatKnowledge  # noqa: E402
+
+#: The bots of the claim games, seat by seat.
+NAMES = ["knowledge", "bluffer", "truthful", "bluffer", "probabilistic"]
 
 
 def rounds_per_second(
@@ -58,7 +104,7 @@ def rounds_per_second(
     return rounds / (time.perf_counter() - t0), rounds / (time.process_time() - c0)
 
 
-def _shape(k: SeatKnowledge, seed: int, seat: int, rec: object) -> str:
+def _shape(k: SeatKnowledge, seed: int, seat: int) -> str:
     """The claim query's shape: claim, chain-rule steps, locations, joint constraints."""
     sp = k.open_play()
     if sp is None:
@@ -68,27 +114,27 @@ def _shape(k: SeatKnowledge, seed: int, seat: int, rec: object) -> str:
     kn = k.knowledge
     sizes = {loc: kn.size(loc) for loc in kn.locations}
     preds = [len(p.forms) for p in getattr(kn, "_preds", ())]
+    more = " ..." if len(steps) > 4 else ""
     return (
         f"game {seed}, seat {seat} on claimer {sp.seat}'s claim {sp.claim} "
-        f"(lead {sp.lead}): {len(steps)} steps {steps[:4]}{' ...' if len(steps) > 4 else ''}; "
+        f"(lead {sp.lead}): {len(steps)} steps {steps[:4]}{more}; "
         f"locations {sizes}; joint constraints (forms each) {preds}"
     )
 
 
-def claim_queries(games: int, names: list[str], slowest: int = 0) -> dict[str, list[float]]:
-    """Per claim and observing seat: query times, and which route knew a lie.
+def claim_states(states: int) -> Iterator[tuple[int, int, SeatKnowledge]]:
+    """``(game seed, seat, knowledge)`` at every claim, for every seat but the claimer.
 
-    With ``slowest``, ``out["slowest"]`` holds the shapes of the slowest
-    ``claim_odds`` queries as ``(seconds, description)``.
+    Seeded games (chance by ``random.Random(seed)``, bots seeded by seat)
+    are played one after another until ``states`` states were given.
     """
-    worst: list[tuple[float, str]] = []
     game = BSZPYGame()
     n = game.num_players()
-    out: dict[str, list[float]] = {"odds": [], "knows": [], "count": []}
-    hits = {"claims": 0, "lies": 0, "exact": 0, "counting": 0, "fallbacks": 0}
-    for seed in tqdm(range(games), desc="claim queries", leave=False):
+    given = 0
+    seed = 0
+    while given < states:
         rng = random.Random(seed)
-        bots = [make_bot("bs-zpy", names[s % len(names)], seed=seed * 100 + s) for s in range(n)]
+        bots = [make_bot("bs-zpy", NAMES[s % len(NAMES)], seed=seed * 100 + s) for s in range(n)]
         state: BSZPYState = game.new_initial_state()
         know = [SeatKnowledge(game.rules, s) for s in range(n)]
         for s, b in enumerate(bots):
@@ -106,28 +152,10 @@ def claim_queries(games: int, names: list[str], slowest: int = 0) -> dict[str, l
                 break
             rec = state.waiting_claim()
             if rec is not None and state.phase == "call" and cur == (rec.seat + 1) % n:
-                hits["claims"] += 1
-                hits["lies"] += rec.lie
                 for s in range(n):
-                    if s == rec.seat:
-                        continue
-                    k = know[s]
-                    c0 = time.process_time()
-                    counted = k.counting_refutes(rec.claim)
-                    out["count"].append(time.process_time() - c0)
-                    c0 = time.process_time()
-                    k.claim_odds()
-                    dt = time.process_time() - c0
-                    out["odds"].append(dt)
-                    if slowest and (len(worst) < slowest or dt > worst[-1][0]):
-                        worst.append((dt, _shape(k, seed, s, rec)))
-                        worst.sort(key=lambda x: -x[0])
-                        del worst[slowest:]
-                    c0 = time.process_time()
-                    knows = k.knows_false()
-                    out["knows"].append(time.process_time() - c0)
-                    hits["exact"] += knows
-                    hits["counting"] += counted
+                    if s != rec.seat and given < states:
+                        given += 1
+                        yield seed, s, know[s]
             if cur == CHANCE:
                 outs = state.chance_outcomes()
                 x, acc, action = rng.random(), 0.0, outs[-1][0]
@@ -139,27 +167,154 @@ def claim_queries(games: int, names: list[str], slowest: int = 0) -> dict[str, l
             else:
                 action = bots[cur].step(state.legal_actions(cur))
             state.apply_action(action)
-        hits["fallbacks"] += sum(k.fallbacks for k in know)
-    out["hits"] = [float(hits[k]) for k in ("claims", "lies", "exact", "counting", "fallbacks")]
-    out["slowest"] = worst  # type: ignore[assignment]
-    return out
+        seed += 1
 
 
-def _ms(xs: list[float], q: float) -> float:
+def worker(route: str, states: int) -> None:
+    """Time one route on the claim states; one JSON line per query, then the peak memory."""
+    for i, (seed, seat, k) in enumerate(claim_states(states)):
+        sp = k.open_play()
+        assert sp is not None
+        if route == "chain":
+            cons, _ = k._truth(sp.seat, sp.claim, sp.lead, pre=True)
+            c0 = time.process_time()
+            p = 0.0 if k.counting_refutes(sp.claim) else float(k._chain(cons))
+        else:
+            c0 = time.process_time()
+            p = k.claim_odds().probability
+        dt = time.process_time() - c0
+        line = {
+            "q": i,
+            "game": seed,
+            "seat": seat,
+            "claimer": sp.seat,
+            "claim": [int(c) for c in sp.claim],
+            "ms": 1000 * dt,
+            "p": p,
+            "shape": _shape(k, seed, seat),
+        }
+        print(json.dumps(line), flush=True)
+    import games
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"peak_mb": peak, "games": games.__file__}), flush=True)
+
+
+def run_route(
+    name: str, route: str, lib: str, states: int, out: Any
+) -> tuple[list[dict[str, Any]], float | None]:
+    """Run one route in a process of its own: its query lines and its peak memory (MB).
+
+    Interrupted (Ctrl-C), it returns the lines finished so far.
+    """
+    cmd = [sys.executable, __file__, "--worker", route, "--states", str(states), "--lib", lib]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    lines: list[dict[str, Any]] = []
+    peak = None
+    assert proc.stdout is not None
+    try:
+        with tqdm(total=states, desc=f"claim queries, {name}", leave=False) as bar:
+            for raw in proc.stdout:
+                d = json.loads(raw)
+                if "peak_mb" in d:
+                    peak = d["peak_mb"]
+                    where = os.path.realpath(d["games"])
+                    if not where.startswith(os.path.realpath(lib) + os.sep):
+                        raise SystemExit(f"the {name} worker ran {where}, not the copy in {lib}")
+                    continue
+                d["route"] = name
+                lines.append(d)
+                if out is not None:
+                    out.write(json.dumps(d) + "\n")
+                    out.flush()
+                bar.update(1)
+        if proc.wait() != 0:
+            raise SystemExit(f"the {name} worker failed (exit {proc.returncode})")
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait()
+        print(f"interrupted: {len(lines)} {name} queries finished", file=sys.stderr)
+    return lines, peak
+
+
+def _q(xs: list[float], q: float) -> float:
     xs = sorted(xs)
-    return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def claims_table(
+    states: int, slowest: int, chain: bool, baseline: str | None, out_path: str | None
+) -> None:
+    routes = [("current", "current", str(ROOT))]
+    if chain:
+        routes.append(("chain", "chain", str(ROOT)))
+    if baseline:
+        routes.append(("baseline", "current", baseline))
+    out = open(out_path, "w") if out_path else None  # noqa: SIM115
+    results: dict[str, tuple[list[dict[str, Any]], float | None]] = {}
+    try:
+        for name, route, lib in routes:
+            results[name] = run_route(name, route, lib, states, out)
+            if len(results[name][0]) < states:
+                break  # interrupted
+    finally:
+        if out is not None:
+            out.close()
+    cur = {d["q"]: d for d in results["current"][0]}
+    rows = []
+    for name, (lines, peak) in results.items():
+        if not lines:
+            continue
+        ms = [d["ms"] for d in lines]
+        same = [
+            (d, cur[d["q"]])
+            for d in lines
+            if d["q"] in cur
+            and all(d[x] == cur[d["q"]][x] for x in ("game", "seat", "claimer", "claim"))
+        ]
+        diff = max((abs(a["p"] - b["p"]) / max(abs(b["p"]), 1e-300) for a, b in same), default=0.0)
+        rows.append(
+            [name, len(lines), round(statistics.median(ms), 2), round(_q(ms, 0.9), 2),
+             round(_q(ms, 0.99), 1), round(max(ms), 1),
+             "" if peak is None else f"{peak:,.0f}",
+             "-" if name == "current" else f"{len(same)}: {diff:.1e}"]
+        )  # fmt: skip
+    print(f"Exact claim probability over {states:,} states of full BS-ZPY games "
+          f"({','.join(NAMES)}), CPU ms per query")  # fmt: skip
+    if baseline:
+        print(f"baseline: {baseline}")
+    heads = ["route", "queries", "median ms", "p90 ms", "p99 ms", "worst ms", "peak MB",
+             "same states: max rel. diff"]  # fmt: skip
+    print(table(heads, rows))
+    if slowest:
+        for name, (lines, _) in results.items():
+            print()
+            print(f"The {slowest} slowest queries, {name} (CPU ms):")
+            for d in sorted(lines, key=lambda d: -d["ms"])[:slowest]:
+                print(f"  {d['ms']:8.1f}  {d['shape']}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=50)
-    ap.add_argument("--games", type=int, default=3)
-    ap.add_argument("--slowest", type=int, default=0)
+    ap.add_argument("--states", type=int, default=2000, help="claim queries to time")
+    ap.add_argument("--slowest", type=int, default=0, help="list the K slowest queries")
+    ap.add_argument("--chain", action="store_true", help="also time the chain rule")
+    ap.add_argument("--baseline", default=None, help="another copy of the library to time")
+    ap.add_argument("--out", default=None, help="write every query as a JSON line here")
     ap.add_argument("--claims-only", action="store_true", help="skip the rounds-per-second part")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--lib", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        try:
+            worker(args.worker, args.states)
+        except (KeyboardInterrupt, BrokenPipeError):
+            pass  # the main process keeps what was finished
+        return
     if not args.claims_only:
         rounds_table(args.rounds)
-    claims_table(args.games, args.slowest)
+    claims_table(args.states, args.slowest, args.chain, args.baseline, args.out)
 
 
 def rounds_table(n_rounds: int) -> None:
@@ -172,35 +327,6 @@ def rounds_table(n_rounds: int) -> None:
     print("Complete rounds, 5 players, 2 decks")
     print(table(["game", "bots", "rounds/s (wall)", "rounds/s (cpu)", "cpu time vs zpy"], rows))
     print()
-
-
-def claims_table(games: int, slowest: int) -> None:
-    names = ["knowledge", "bluffer", "truthful", "bluffer", "probabilistic"]
-    res = claim_queries(games, names, slowest)
-    claims, lies, exact, counting, fallbacks = (int(x) for x in res["hits"])
-    q = []
-    for key, label in (
-        ("count", "counting (baseline)"),
-        ("odds", "claim_odds (exact)"),
-        ("knows", "knows_false (exact)"),
-    ):
-        xs = res[key]
-        q.append([label, len(xs), round(1000 * statistics.median(xs), 3), round(_ms(xs, 0.9), 3),
-                  round(1000 * max(xs), 1)])  # fmt: skip
-    print(f"Claim queries, {games} games of {','.join(names)} (CPU ms per query)")
-    print(table(["query", "queries", "median ms", "p90 ms", "max ms"], q))
-    print()
-    print(
-        f"{claims} claims, {lies} of them lies; a seat knew a claim false {exact} times by exact "
-        f"deal knowledge, {counting} times by counting alone; {fallbacks} engine fallbacks"
-    )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory of this process (max resident set): {peak:,.0f} MB")
-    if slowest:
-        print()
-        print(f"The {slowest} slowest claim_odds queries (CPU ms):")
-        for dt, text in res["slowest"]:  # type: ignore[misc]
-            print(f"  {1000 * dt:8.1f}  {text}")
 
 
 if __name__ == "__main__":
