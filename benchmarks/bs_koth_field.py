@@ -1,5 +1,8 @@
 """BS koth strength: a 7-bot field (4 drawn per game) and fixed 4-seat tables.
 
+With ``--report`` a run plays nothing and summarises the games in the results
+files (after an interrupted run, for instance).
+
 The tournament's own conditions (``bs-koth.txt``): every game draws 4 bots of
 the field and the game draws their turn order.  The field is the library's
 bots and the tournament text's example players:
@@ -15,7 +18,9 @@ bots, ``--table-games`` games each (the game draws the turn order), and says
 whether the focus bot has the best win rate at each table.  Both print the
 win rate of every bot with its 95% Wilson interval, games played and games
 per second of the run; ``field`` also prints head-to-head counts (the games
-two bots played together and how many each won).
+two bots played together and how many each won).  ``speed`` plays
+``--games`` games of four copies of ``--focus`` in one process and prints
+games per second.
 
 Every run writes JSON-lines results under ``--out`` (one file per field or
 table) and resumes from them: Ctrl-C keeps the finished games, and the same
@@ -25,6 +30,7 @@ Run::
 
     python benchmarks/bs_koth_field.py field --games 20000 --out bench_out/koth
     python benchmarks/bs_koth_field.py tables --table-games 500 --out bench_out/koth
+    python benchmarks/bs_koth_field.py speed --games 1000
 
 Measured figures are in the project's closing note for issue 18.
 """
@@ -42,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import table  # noqa: E402
 
-from games.tournament import TournamentSpec, read_results, run_tournament  # noqa: E402
+from games.tournament import TournamentSpec, read_results, run_tournament, summarize  # noqa: E402
 
 FIELD = ["strategic", "probabilistic", "knowledge", "threshold", "liar", "sample", "first-card"]
 
@@ -56,7 +62,10 @@ def _rows(summary: dict[str, Any]) -> list[list[Any]]:
 
 
 def _run(bots: list[str], games: int, seats: str, out: Path, args: argparse.Namespace) -> Any:
-    """Play (or resume) one tournament; the summary, the games played now and the seconds."""
+    """Play (or resume) one tournament; the summary, the games played now and the seconds.
+
+    With ``--report`` nothing is played: the summary of the games in ``out``.
+    """
     spec = TournamentSpec(
         "bs",
         tuple(bots),
@@ -67,6 +76,9 @@ def _run(bots: list[str], games: int, seats: str, out: Path, args: argparse.Name
         move_time=10.0,
     )
     before = len(read_results(out, spec)) if out.exists() else 0
+    if args.report:
+        done = read_results(out, spec) if out.exists() else {}
+        return summarize(done[i] for i in sorted(done)), 0, 0.0
     t0 = time.perf_counter()
     summary = run_tournament(
         "bs",
@@ -107,9 +119,10 @@ def head_to_head(out: Path, bots: list[str], games: int, seed: int) -> list[list
 
 def field(args: argparse.Namespace) -> None:
     bots = args.bots.split(",") if args.bots else FIELD
-    out = Path(args.out) / f"field_{len(bots)}bots_seed{args.seed}.jsonl"
+    out = Path(args.out) / f"field_{'_'.join(bots)}_seed{args.seed}.jsonl"
     summary, played, secs = _run(bots, args.games, "draw", out, args)
-    print(f"BS koth field: {args.games} games, 4 of {len(bots)} bots drawn per game ({out})")
+    n = sum(b["games"] for b in summary["bots"].values()) // 4
+    print(f"BS koth field: {n} of {args.games} games, 4 of {len(bots)} bots drawn per game ({out})")
     print(table(["bot", "games", "wins", "win rate", "95% CI"], _rows(summary)))
     if played:
         print(f"{played} games played in this run, {secs:.1f} s, {played / secs:.1f} games/s")
@@ -128,8 +141,10 @@ def tables(args: argparse.Namespace) -> None:
         seats = [focus, *trio]
         out = Path(args.out) / f"table_{'_'.join(seats)}_seed{args.seed}.jsonl"
         summary, played, secs = _run(seats, args.table_games, "rotate", out, args)
-        rates = {k: v["win_rate"] for k, v in summary["bots"].items()}
+        rates = {b: summary["bots"].get(b, {"win_rate": 0.0})["win_rate"] for b in seats}
         best_other = max(trio, key=lambda b: rates[b])
+        if focus not in summary["bots"]:
+            continue
         f = summary["bots"][focus]
         lo, hi = f["ci95"]
         first = rates[focus] > rates[best_other]
@@ -164,9 +179,29 @@ def tables(args: argparse.Namespace) -> None:
     print(f"{focus} first at every table: {'yes' if first_everywhere else 'no'}")
 
 
+def speed(args: argparse.Namespace) -> None:
+    """Games per second of four copies of ``--focus`` in this process (seeded games)."""
+    from tqdm import tqdm
+
+    from games.base import load_game, make_bot, play_game
+
+    game = load_game("bs", variant="koth")
+    t0 = time.perf_counter()
+    rounds = 0
+    for i in tqdm(range(args.games), unit="game"):
+        bots = [make_bot("bs", args.focus, seed=args.seed * 1000 + 4 * i + s) for s in range(4)]
+        res = play_game(game, bots, seed=args.seed * 100_000 + i, keep_state=True)
+        rounds += getattr(res.state, "rounds", 0)
+    secs = time.perf_counter() - t0
+    print(
+        f"four {args.focus} bots: {args.games} games in {secs:.1f} s, "
+        f"{args.games / secs:.1f} games/s, {rounds / args.games:.1f} rounds a game"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("mode", choices=("field", "tables"))
+    ap.add_argument("mode", choices=("field", "tables", "speed"))
     ap.add_argument("--games", type=int, default=20000, help="games of the field")
     ap.add_argument("--table-games", type=int, default=500, help="games per fixed table")
     ap.add_argument("--bots", default="", help="comma-separated field (default: the 7 bots)")
@@ -174,11 +209,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--out", default="bench_out/bs_koth_field")
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument(
+        "--report", action="store_true", help="summarise the finished games only (play none)"
+    )
     args = ap.parse_args(argv)
     if args.mode == "field":
         field(args)
-    else:
+    elif args.mode == "tables":
         tables(args)
+    else:
+        speed(args)
 
 
 if __name__ == "__main__":
