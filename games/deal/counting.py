@@ -846,7 +846,9 @@ class _Counting:
         # terminal table: the free classes in closed form (see ``_mask_chain``)
         term = zero_t.copy()
         ls_term = 0.0
-        if self.free:
+        if self.free and not exact and La:
+            term, ls_term = self._closed_form(shape)
+        elif self.free:
             chain = self.free_chain
             total = sum(n for _, n in chain)
             grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
@@ -946,6 +948,55 @@ class _Counting:
         self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
         self._alphas: list[np.ndarray] | None = None
         self._zero_t = zero_t
+
+    def _closed_form(self, shape: tuple[int, ...]) -> tuple[np.ndarray, float]:
+        """The terminal table of the free classes (floats), and its log scale.
+
+        Each cell's weight (see :func:`_mask_chain`) is a sum of terms that
+        each depend on one location's count, and a location's count on one
+        axis of the table (the eliminated location's on their sum): the
+        terms are added by broadcasting one axis at a time, so the only
+        arrays of the table's size are the sums themselves.
+        """
+        La, e = self.La, self.elim
+        chain = self.free_chain
+        total = sum(n for _, n in chain)
+        lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
+
+        def along(i: int, x: np.ndarray) -> np.ndarray:
+            return x.reshape(tuple(len(x) if j == i else 1 for j in range(La)))
+
+        v: dict[int, Any] = {
+            i: along(i, self.s_act[i] - np.arange(shape[i])) for i in range(La) if i != e
+        }
+        used: Any = 0
+        for x in v.values():
+            used = used + x
+        v[e] = np.broadcast_to(total - np.asarray(used), shape)
+        valid = v[e] >= 0
+        for i in range(La):
+            if not self.free_mask[i]:
+                valid = valid & (v[i] == 0)
+        logw: Any = lf[chain[0][1]]
+        for i in range(La):
+            logw = logw - lf[np.clip(v[i], 0, total)]
+        pool: Any = chain[0][1]
+        for g in range(1, len(chain)):
+            rest = pool
+            for i in range(La):
+                if chain[g - 1][0][i] and not chain[g][0][i]:
+                    rest = rest - v[i]
+            valid = valid & (rest >= 0)
+            pool = rest + chain[g][1]
+            logw = logw + lf[np.clip(pool, 0, total)] - lf[np.clip(rest, 0, total)]
+        valid = np.broadcast_to(valid, shape)
+        logw = np.broadcast_to(logw, shape)
+        term = np.zeros(shape)
+        if not valid.any():
+            return term, 0.0
+        ls = float(logw[valid].max())
+        term[valid] = np.exp(logw[valid] - ls)
+        return term, ls
 
     def _check_size(self, shape: tuple[int, ...]) -> None:
         """Refuse, before allocating, tables that would pass :attr:`max_bytes`.
