@@ -48,9 +48,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
 
 Speed (``python benchmarks/double_dummy.py --target``): one seat's most tricks
 in a full 8-card, 4-hand position (32 cards) take about 10 ms of CPU on
-average, the hardest of 500 random positions about 130 ms, measured on a
-loaded machine (about half and 0.4 times those of the solver before these
-bounds, cuts and orderings, in the same run).
+average and up to about 130 ms for the hardest of 500 random positions,
+measured on a heavily loaded machine; nearly four fifths of the search goes to
+proving that the side still makes its tricks when the others lead.
 
 Examples
 --------
