@@ -989,14 +989,12 @@ class _Counting:
             valid = valid & (rest >= 0)
             pool = rest + chain[g][1]
             logw = logw + lf[np.clip(pool, 0, total)] - lf[np.clip(rest, 0, total)]
-        valid = np.broadcast_to(valid, shape)
+        logw = np.where(valid, logw, -np.inf)
         logw = np.broadcast_to(logw, shape)
-        term = np.zeros(shape)
-        if not valid.any():
-            return term, 0.0
-        ls = float(logw[valid].max())
-        term[valid] = np.exp(logw[valid] - ls)
-        return term, ls
+        ls = float(logw.max())
+        if ls == -np.inf:
+            return np.zeros(shape), 0.0
+        return np.exp(logw - ls), ls
 
     def _check_size(self, shape: tuple[int, ...]) -> None:
         """Refuse, before allocating, tables that would pass :attr:`max_bytes`.
