@@ -130,3 +130,13 @@ def test_formula_words():
     assert formula_words(parse("K_a p & M_b K_c q")) == {(), ("a",), ("b",), ("b", "c")}
     assert formula_words(parse("[!K_a p] K_b q")) == {(), ("b",), ("a",), ("b", "a")}
     assert formula_words(parse("K_a C_{a,b} p")) is None
+
+
+def test_cards_in_any_order():
+    """The query's cards in another order than the deck's answer alike."""
+    h = _pile_history().then(Move("C", "y", "pile", seen_by=["y"]))
+    pm = explicit_model(h)
+    for f in ["K_x (has(y, A) & ~has(y, C))", "M_z (has(pile, C) & has(y, A))"]:
+        for cards in (["A", "C"], ["C", "A"]):
+            q = quotient_model(h, cards, formulas=[f], words=[("x",), ("z",)])
+            assert q.holds(f) == holds(pm, parse(f)), (f, cards)

@@ -504,13 +504,16 @@ class _Pass:
             return list(out)
         return self._pool(t + 1, list(out))
 
-    def finish(self, states: list[State]) -> list[State]:
-        """Name the cards of the query no public event named."""
+    def finish(self, states: list[State], keep: Any = None) -> list[State]:
+        """Name the cards of the query no public event named (with ``keep(state)``:
+        those states it accepts)."""
         js = self.introduce.get(len(self.steps))
         if not js:
-            return states
+            return states if keep is None else [s for s in states if keep(s)]
         out: dict[State, None] = {}
         for s in self._name(None, js, states):
+            if keep is not None and not keep(s):
+                continue
             out[s] = None
             if len(out) > self.limit:
                 self._too_many(len(out), "the last event")
@@ -719,6 +722,17 @@ def _view(s: State, col: int) -> Any:
     return tuple(ty[col] for ty in named), tuple(sorted(cnt.items()))
 
 
+def _key(s: State, cols: tuple[int, ...]) -> Any:
+    """The final view of the agents of columns ``cols`` (their relation's key in the
+    quotient model): their bits of every tracked card, the multiset of their bits of
+    the others by pool."""
+    named, anon = s
+    cnt: Counter[Any] = Counter()
+    for ty, n in anon:
+        cnt[(ty[0],) + tuple(ty[c] for c in cols)] += n
+    return tuple(tuple(ty[c] for c in cols) for ty in named), tuple(sorted(cnt.items()))
+
+
 def _assign(
     js: Sequence[int],
     named: tuple[Type, ...],
@@ -813,6 +827,7 @@ class QuotientModel:
     depth: int | None = None
     layers: int = 0
     words: frozenset[tuple[Any, ...]] | None = None
+    by_words: Any = None
 
     def formula(self, f: Any) -> Any:
         """``f`` parsed with the seat aliases of :class:`~games.epistemic.GameKnowledge`,
@@ -860,6 +875,7 @@ class QuotientModel:
                     f"{g} looks along steps this local quotient did not keep; build it "
                     f"with words=formula_words(...) of that formula"
                 )
+            return bool(self.by_words.holds(read_formula(self.history, f)))
         if self.depth is not None:
             d = reach_depth(g)
             if d is None or d > self.depth:
@@ -1113,98 +1129,270 @@ def formula_words(f: Any) -> frozenset[tuple[Any, ...]] | None:
     return go(f)
 
 
-def _word_layers(p: _Pass, words: frozenset[tuple[Any, ...]]) -> tuple[list[State], int, int]:
-    """The pass kept to the histories the words reach from the true one.
+def _word_quotient(
+    h: CardHistory,
+    steps: list[_Step],
+    named: list[int],
+    qk: set[int],
+    path: frozenset[tuple[Any, ...]],
+    limit: int,
+) -> tuple[dict[tuple[Any, ...], list[tuple[Any, dict[Any, Any]]]], int, int]:
+    """The histories the words of ``path`` reach from the true one, word by word.
 
-    Pass ``i`` keeps a state when, for a word ``w + (x,)`` of length at most
-    ``i``, the views so far of ``x`` (an agent, or each agent of a group)
-    are views so far of states an earlier pass kept for ``w`` (the true
-    history for the empty word); a view so far is determined by the final
-    view, so every history a word reaches survives.  Returns the states after
-    the last pass, the most states kept at any event and the passes made.
+    Each word ``w + (x,)`` has a pass of its own that tracks only what ``x``
+    and the letters after it observe: it keeps a state whose views so far of
+    ``x`` are views so far of a state kept for ``w`` (a view so far is
+    determined by the final view, so every history the word reaches
+    survives), and at the end the states whose final view of ``x`` is that of
+    a history ``w`` reaches.  Returns the histories as ``(locations of the
+    query cards, {letter: final view})`` with the views of the letters the
+    word's pass tracked, by word (the empty word: the true history), the
+    most states kept at any event and the passes made.
     """
+    after: dict[tuple[Any, ...], set[Any]] = {}
+    for w in path:
+        if w:
+            after.setdefault(w[:-1], set()).add(w[-1])
+
+    def members(x: Any) -> tuple[str, ...]:
+        return (x,) if isinstance(x, str) else tuple(x)
+
+    def make(letters: Iterable[Any]) -> _Pass:
+        watch = {a for x in letters for a in members(x)}
+        return _Pass(h, steps, named, qk, limit, watch, static=True)
+
+    root = make(after.get((), ()))
 
     def cols(x: Any) -> tuple[int, ...]:
-        return (2 + p.ai[x],) if isinstance(x, str) else tuple(2 + p.ai[a] for a in x)
+        return tuple(2 + root.ai[a] for a in members(x))
 
-    need: dict[tuple[Any, ...], set[int]] = {}
-    for w in words:
-        if w:
-            need.setdefault(w[:-1], set()).update(cols(w[-1]))
-    truth = p.truth_states()
-    top = max(len(w) for w in words)
-    states: list[State] = []
-    if top == 0:  # no step: the true history alone
-        states = [s for s in p.deal() if s == truth[0]]
-        for t in range(len(p.steps)):
-            states = p.step(t, states, lambda t, s: s == truth[t])
-        return states, 1, 1
+    qpos = [named.index(k) for k in sorted(qk)]  # in deck order, as the query
+
+    def node(s: State, letters: Iterable[Any]) -> tuple[Any, dict[Any, Any]]:
+        return tuple(s[0][j][1] for j in qpos), {x: _key(s, cols(x)) for x in letters}
+
+    end = root.truth()
+    nodes = {(): [node(end, after.get((), ()))]}
     allowed: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = {
-        (): [{c: {_view(s, c)} for c in need[()]} for s in truth]
+        (): [
+            {c: {_view(s, c)} for x in after.get((), ()) for c in cols(x)}
+            for s in root.truth_states()
+        ]
     }
-    peak = 0
-    for level in range(1, top + 1):
-        here = sorted((w for w in words if 0 < len(w) <= level), key=len)
-        seen: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = {
-            w: [{c: set() for c in need[w]} for _ in truth]
-            for w in here
-            if len(w) == level and w in need
-        }
-        tests = [(w, w[:-1], cols(w[-1])) for w in here]
+    final: dict[tuple[Any, ...], dict[tuple[int, ...], set[Any]]] = {
+        (): {cols(x): {_key(end, cols(x))} for x in after.get((), ())}
+    }
+    peak = 1
+    passes = 0
+    for w in sorted((w for w in path if w), key=len):
+        x, prev = w[-1], w[:-1]
+        nxt = after.get(w, set())
+        p = make({x} | nxt)
+        passes += 1
+        cx = cols(x)
+        record = sorted({c for y in nxt for c in cols(y)})
+        seen: list[dict[int, set[Any]]] = [
+            {c: set() for c in record} for _ in range(len(steps) + 1)
+        ]
+        al = allowed[prev]
 
         def keep(
             t: int,
             s: State,
-            tests: list[tuple[Any, Any, tuple[int, ...]]] = tests,
-            seen: dict[tuple[Any, ...], list[dict[int, set[Any]]]] = seen,
+            cx: tuple[int, ...] = cx,
+            al: list[dict[int, set[Any]]] = al,
+            record: list[int] = record,
+            seen: list[dict[int, set[Any]]] = seen,
         ) -> bool:
-            views: dict[int, Any] = {}
-
-            def view(c: int) -> Any:
-                if c not in views:
-                    views[c] = _view(s, c)
-                return views[c]
-
-            ok = False
-            for w, prev, cs in tests:
-                if all(view(c) in allowed[prev][t][c] for c in cs):
-                    ok = True
-                    rec = seen.get(w)
-                    if rec is not None:
-                        for c in rec[t]:
-                            rec[t][c].add(view(c))
-            return ok
+            views = {c: _view(s, c) for c in cx}
+            if not all(views[c] in al[t][c] for c in cx):
+                return False
+            for c in record:
+                seen[t][c].add(views[c] if c in views else _view(s, c))
+            return True
 
         states = [s for s in p.deal() if keep(0, s)]
         peak = max(peak, len(states))
-        for t in range(len(p.steps)):
+        for t in range(len(steps)):
             states = p.step(t, states, keep)
             peak = max(peak, len(states))
-        allowed.update(seen)
-    return states, peak, top
+        fin = final[prev]
+
+        def reach(s: State, cx: tuple[int, ...] = cx, fin: Any = fin) -> bool:
+            return _key(s, cx) in fin[cx]
+
+        done = _finish_reaching(p, states, [(w, prev, cx)], final, reach)
+        peak = max(peak, len(done))
+        if nxt:
+            allowed[w] = seen
+            final[w] = {cols(y): {_key(s, cols(y)) for s in done} for y in nxt}
+        letters = {x} | nxt
+        nodes[w] = list({str(n): n for n in (node(s, letters) for s in done)}.values())
+    return nodes, peak, passes
 
 
-def _near_words(
-    start: int, words: frozenset[tuple[Any, ...]], keys: dict[Any, list[Any]]
-) -> list[int]:
-    """The states reached from ``start`` along ``words`` (a step of a letter
-    joining two states with the same key of that letter), in order."""
-    classes: dict[Any, dict[Any, list[int]]] = {}
-    for x, ks in keys.items():
-        cl: dict[Any, list[int]] = {}
-        for i, k in enumerate(ks):
-            cl.setdefault(k, []).append(i)
-        classes[x] = cl
-    reached: dict[tuple[Any, ...], set[int]] = {(): {start}}
-    for w in sorted(words, key=len):
-        if not w:
-            continue
-        x = w[-1]
-        out: set[int] = set()
-        for i in reached[w[:-1]]:
-            out.update(classes[x][keys[x][i]])
-        reached[w] = out
-    return sorted(set().union(*reached.values()))
+class _WordModel:
+    """Truth along the words of :func:`_word_quotient`: ``K_y g`` at a history reached
+    by the word ``w`` is ``g`` at every history of the pass of ``w + (y,)`` with the
+    same final view of ``y``; announcements restrict those histories."""
+
+    def __init__(
+        self,
+        h: CardHistory,
+        query: tuple[str, ...],
+        nodes: dict[tuple[Any, ...], list[tuple[Any, dict[Any, Any]]]],
+    ):
+        self.h = h
+        self.query = query
+        self.nodes = nodes
+        self.by_key: dict[tuple[Any, ...], dict[Any, list[int]]] = {}
+        for w, ns in nodes.items():
+            if w:
+                cl: dict[Any, list[int]] = {}
+                for i, (_, keys) in enumerate(ns):
+                    cl.setdefault(keys[w[-1]], []).append(i)
+                self.by_key[w] = cl
+        self.memo: dict[Any, bool] = {}
+
+    def __len__(self) -> int:
+        return sum(len(ns) for ns in self.nodes.values())
+
+    def holds(self, f: Any) -> bool:
+        return self.val(f, (), 0, ())
+
+    def _class(
+        self, x: Any, w: tuple[Any, ...], i: int, ann: tuple[Any, ...]
+    ) -> list[tuple[Any, ...]]:
+        v = (*w, x)
+        members = self.by_key[v].get(self.nodes[w][i][1][x], [])
+        return [(v, j) for j in members if self._alive(v, j, ann)]
+
+    def _alive(self, w: tuple[Any, ...], i: int, ann: tuple[Any, ...]) -> bool:
+        return all(self.val(a, w, i, ann[:k]) for k, a in enumerate(ann))
+
+    def val(self, f: Any, w: tuple[Any, ...], i: int, ann: tuple[Any, ...]) -> bool:
+        key = (f, w, i, ann)
+        out = self.memo.get(key)
+        if out is None:
+            out = self._val(f, w, i, ann)
+            self.memo[key] = out
+        return out
+
+    def _val(self, f: Any, w: tuple[Any, ...], i: int, ann: tuple[Any, ...]) -> bool:
+        from kripke.formulas import (
+            And,
+            Announce,
+            AnnounceDiamond,
+            Atom,
+            Bottom,
+            Distributed,
+            Everybody,
+            Iff,
+            Implies,
+            Know,
+            KnowWhether,
+            Not,
+            Or,
+            Possible,
+            Top,
+        )
+
+        match f:
+            case Top():
+                return True
+            case Bottom():
+                return False
+            case Atom():
+                loc, card = f.args
+                if card not in self.query:
+                    raise InvalidParameterError(f"{f.key}: card {card} is not among {self.query}")
+                return self.h.locations[self.nodes[w][i][0][self.query.index(card)]] == loc
+            case Not(arg):
+                return not self.val(arg, w, i, ann)
+            case And(args):
+                return all(self.val(a, w, i, ann) for a in args)
+            case Or(args):
+                return any(self.val(a, w, i, ann) for a in args)
+            case Implies(left, right):
+                return not self.val(left, w, i, ann) or self.val(right, w, i, ann)
+            case Iff(left, right):
+                return self.val(left, w, i, ann) == self.val(right, w, i, ann)
+            case Know(agent, arg):
+                return all(self.val(arg, m[0], m[1], ann) for m in self._class(agent, w, i, ann))
+            case Possible(agent, arg):
+                return any(self.val(arg, m[0], m[1], ann) for m in self._class(agent, w, i, ann))
+            case KnowWhether(agent, arg):
+                vals = {self.val(arg, m[0], m[1], ann) for m in self._class(agent, w, i, ann)}
+                return len(vals) <= 1
+            case Everybody(group, arg):
+                return all(
+                    self.val(arg, m[0], m[1], ann)
+                    for a in set(group)
+                    for m in self._class(a, w, i, ann)
+                )
+            case Distributed(group, arg):
+                g = tuple(sorted(set(group)))
+                x: Any = g[0] if len(g) == 1 else g
+                return all(self.val(arg, m[0], m[1], ann) for m in self._class(x, w, i, ann))
+            case Announce(a, arg):
+                return not self.val(a, w, i, ann) or self.val(arg, w, i, (*ann, a))
+            case AnnounceDiamond(a, arg):
+                return self.val(a, w, i, ann) and self.val(arg, w, i, (*ann, a))
+        raise InvalidParameterError(f"the local quotient does not evaluate {f}")  # pragma: no cover
+
+
+def _finish_reaching(
+    p: _Pass,
+    states: list[State],
+    tests: list[tuple[Any, Any, tuple[int, ...]]],
+    final: dict[tuple[Any, ...], dict[tuple[int, ...], set[Any]]],
+    reach: Any,
+) -> list[State]:
+    """``p.finish(states, reach)``: when one card is left to name, the final views are
+    computed once per kind of anonymous card it may be (its pool and bits), not
+    once per resulting state."""
+    js = p.introduce.get(len(p.steps))
+    if not js or len(js) != 1:
+        return p.finish(states, reach)
+    j = js[0]
+    out: dict[State, None] = {}
+    for named, anon in states:
+        bases = {}
+        for _, _prev, cs in tests:
+            if cs not in bases:
+                cnt: Counter[Any] = Counter()
+                for ty, n in anon:
+                    cnt[(ty[0],) + tuple(ty[c] for c in cs)] += n
+                nm = [tuple(ty[c] for c in cs) for ty in named]
+                bases[cs] = (cnt, nm)
+        verdict: dict[Any, bool] = {}
+        for ty, _n in anon:
+            if ty[0] != 0:
+                continue
+            ok = False
+            for _, prev, cs in tests:
+                proj = (ty[0],) + tuple(ty[c] for c in cs)
+                memo = (cs, proj)
+                if memo not in verdict:
+                    cnt, nm = bases[cs]
+                    cnt[proj] -= 1
+                    nm[j] = proj[1:]
+                    key = (tuple(nm), tuple(sorted((k, v) for k, v in cnt.items() if v)))
+                    cnt[proj] += 1
+                    verdict[memo] = key in final[prev][cs]
+                if verdict[memo]:
+                    ok = True
+                    break
+            if not ok:
+                continue
+            new = Counter(dict(anon))
+            new[ty] -= 1
+            nt = list(named)
+            nt[j] = ty
+            out[(tuple(nt), tuple(sorted((t, c) for t, c in new.items() if c)))] = None
+            if len(out) > p.limit:
+                p._too_many(len(out), "the last event")
+    return list(out)
 
 
 def _near(start: int, keys: Sequence[Sequence[Any]], depth: int | None) -> list[int]:
@@ -1315,19 +1503,31 @@ def quotient_model(
         )
         grp |= {x for w in path for x in w if isinstance(x, tuple)}
         watch.update(a for w in path for x in w for a in ((x,) if isinstance(x, str) else x))
-    p = _Pass(
-        h,
-        steps,
-        [h.deck.index(c) for c in names],
-        qk,
-        limit,
-        watch,
-        static=depth is not None or path is not None,
-    )
     closed = depth is None and path is None
     if path is not None:
-        states, peak, layers = _word_layers(p, path)
-    elif depth is None:
+        nodes, peak, passes = _word_quotient(
+            h, steps, [h.deck.index(c) for c in names], qk, path, limit
+        )
+        wm = _WordModel(h, tuple(sorted(query, key=h.deck.index)), nodes)
+        out = QuotientModel(
+            h,
+            query,
+            names,
+            [v for ns in nodes.values() for v, _ in ns],
+            None,
+            peak=peak,
+            groups={g: _group_name(list(h.agents), g) for g in sorted(grp)},
+            agents=tuple(a for a in h.agents if a in watch),
+            layers=passes,
+            words=path,
+            by_words=wm,
+        )
+        out.seconds = time.perf_counter() - t0
+        return out
+    p = _Pass(
+        h, steps, [h.deck.index(c) for c in names], qk, limit, watch, static=depth is not None
+    )
+    if depth is None:
         states = p.deal()
         peak = len(states)
         for t in range(len(steps)):
@@ -1376,15 +1576,7 @@ def quotient_model(
         return view, tuple(sorted(cnt.items()))
 
     keys = {r: [key(nm, anon, cols) for nm, anon in order] for r, cols in relations.items()}
-    if path is not None:  # the histories the words reach from the true one
-        letter_keys = {
-            x: keys[x if isinstance(x, str) else group_names[x]] for w in path for x in w
-        }
-        near = _near_words(actual, path, letter_keys)
-        order = [order[i] for i in near]
-        keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
-        actual = near.index(actual)
-    elif depth is not None:  # the histories within ``depth`` steps of the true one
+    if depth is not None:  # the histories within ``depth`` steps of the true one
         near = _near(actual, [keys[r] for r in singles], None if closed else depth)
         order = [order[i] for i in near]
         keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
@@ -1411,9 +1603,8 @@ def quotient_model(
         groups=group_names,
         agents=tuple(a for a in h.agents if a in watch),
         pools=p.tags,
-        depth=None if closed or path is not None else depth,
+        depth=None if closed else depth,
         layers=layers,
-        words=path,
     )
     out.seconds = time.perf_counter() - t0
     return out
