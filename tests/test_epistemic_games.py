@@ -278,7 +278,7 @@ def test_a_structure_too_wide_answers_on_the_quotient(seed):
     assert wide.knows(1, f"has(P0, {card})") == full.knows(1, f"has(P0, {card})")
     assert len(wide._quotients) == 1  # the second question reuses the first quotient
     assert first == full.holds(f"K_0 K_1 (has(P0, {card}) | has(P1, {card}))")
-    assert narrow.route == "quotient"
+    assert narrow.route == "local quotient"
     # first-order probabilities and counts come from exact counting, alike
     f = f"has(P1, {card}) | has(P2, {card})"
     assert narrow.probability(0, f) == full.probability(0, f)

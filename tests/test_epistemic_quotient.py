@@ -214,7 +214,7 @@ def test_quotient_first_answers_like_the_structure_and_the_model(seed):
         atoms = [Atom("has", (loc, c)) for loc in h.locations for c in cards]
         f = random_formula(rng, h, 3, atoms=atoms)
         assert first.holds(f) == built.holds(f) == holds(pm, f), (seed, str(f))
-        assert first.route == "quotient" and built.route == "structure"
+        assert first.route == "local quotient" and built.route == "structure"
     assert first._hs is None  # the structure was never built
 
 
@@ -227,7 +227,7 @@ def test_quotient_first_falls_back_to_the_structure(monkeypatch):
     f = "K_x ~K_y has(pile, A)"
     expected = holds(explicit_model(h), GameKnowledge(h).formula(f))
     gk = GameKnowledge(h, quotient_width=0)
-    assert gk.holds(f) == expected and gk.route == "quotient"
+    assert gk.holds(f) == expected and gk.route == "local quotient"
 
     def refuse(*args, **kwargs):
         raise SizeLimitError("the card-symmetry quotient has more than 0 states")

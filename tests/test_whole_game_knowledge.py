@@ -77,7 +77,7 @@ def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
 
     gk = GameKnowledge(h, max_width=1)
     assert gk.holds(q["formulas"][0]) == r["answers"][0]  # the quotient takes over
-    assert gk.route == "quotient"
+    assert gk.route == "local quotient"
 
 
 def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -137,7 +137,7 @@ class GameKnowledge:
         self._wide: Any = None
         self._quotients: list[Any] = []
         self._public: Any = None
-        #: Which route answered the last formula: ``"structure"``, ``"quotient"`` or
+        #: Which route answered the last formula: ``"structure"``, ``"local quotient"`` or
         #: ``"counting"`` (exact counting, :meth:`_by_counting`).
         self.route: str | None = None
 
@@ -208,9 +208,7 @@ class GameKnowledge:
         refused: SizeLimitError | None = None
         if self._hs is None and self._refusal is None and self._quotient_first():
             try:
-                out = bool(self._quotient(g).holds(g))
-                self.route = "quotient"
-                return out
+                return self._by_quotient(g)
             except SizeLimitError as exc:  # the structure may still answer
                 refused = exc
         if self._refusal is None:
@@ -222,9 +220,7 @@ class GameKnowledge:
                 self._refused(exc)
         if refused is None and not any(c > 1 for c in self.history.deck.copies):
             try:
-                out = bool(self._quotient(g).holds(g))
-                self.route = "quotient"
-                return out
+                return self._by_quotient(g)
             except SizeLimitError as exc:
                 refused = exc
         decided = self._by_counting(g)
@@ -392,18 +388,39 @@ class GameKnowledge:
                 return False if self._by_counting(a) is False else None
         return None
 
+    def _by_quotient(self, g: Any) -> bool:
+        """Truth of ``g`` on the local card-symmetry quotient (route ``"local quotient"``):
+        only the histories ``g``'s knowledge operators reach from the true one
+        (:func:`~games.epistemic.quotient.local_holds` for common knowledge)."""
+        from games.epistemic.quotient import formula_words, local_holds
+
+        if formula_words(g) is None:
+            out = local_holds(self.history, g)
+        else:
+            out = bool(self._quotient(g).holds(g))
+        self.route = "local quotient"
+        return out
+
     def _quotient(self, g: Any) -> Any:
-        """A card-symmetry quotient answering ``g``: a kept one that covers its cards,
-        agents and groups, else a new one (kept)."""
-        from games.epistemic.quotient import _groups_of, quotient_model
+        """A local card-symmetry quotient answering ``g`` (no common knowledge): a kept
+        one that covers its cards, agents, groups and words of steps, else a new one
+        (kept) for ``g``'s words and one step of each of its agents."""
+        from games.epistemic.quotient import _groups_of, formula_words, quotient_model
 
         cards = {a.args[1] for a in g.atoms()}
         agents = set(g.agents())
         groups = _groups_of([g])
+        words = formula_words(g) or frozenset()
         for q in self._quotients:
-            if cards <= set(q.cards) and agents <= set(q.agents) and groups <= set(q.groups):
+            if (
+                cards <= set(q.cards)
+                and agents <= set(q.agents)
+                and groups <= set(q.groups)
+                and (q.words is None or words <= q.words)
+            ):
                 return q
-        q = quotient_model(self.history, sorted(cards), agents=agents, formulas=[g])
+        words = words | {(a,) for a in agents}
+        q = quotient_model(self.history, sorted(cards), agents=agents, formulas=[g], words=words)
         self._quotients.append(q)
         return q
 
