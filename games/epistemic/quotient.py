@@ -1216,18 +1216,21 @@ def _word_quotient(
         for t in range(len(steps)):
             states = p.step(t, states, keep)
             peak = max(peak, len(states))
-        fin = final[prev]
-
-        def reach(s: State, cx: tuple[int, ...] = cx, fin: Any = fin) -> bool:
-            return _key(s, cx) in fin[cx]
-
-        done = _finish_reaching(p, states, [(w, prev, cx)], final, reach)
+        if not nxt:  # the last step of its words: only the views of x and the cards
+            _, pairs = _finish_reaching(p, states, cx, final[prev][cx], qpos)
+            peak = max(peak, len(pairs))
+            nodes[w] = [(val, {x: key}) for val, key in pairs]
+            continue
+        fin = final[prev][cx]
+        done = p.finish(states, lambda s, cx=cx, fin=fin: _key(s, cx) in fin)
         peak = max(peak, len(done))
-        if nxt:
-            allowed[w] = seen
-            final[w] = {cols(y): {_key(s, cols(y)) for s in done} for y in nxt}
-        letters = {x} | nxt
-        nodes[w] = list({str(n): n for n in (node(s, letters) for s in done)}.values())
+        letters = sorted({x} | nxt, key=str)
+        made = [node(s, letters) for s in done]
+        allowed[w] = seen
+        final[w] = {cols(y): {keys[y] for _, keys in made} for y in nxt}
+        nodes[w] = list(
+            {(v, tuple(keys[y] for y in letters)): (v, keys) for v, keys in made}.values()
+        )
     return nodes, peak, passes
 
 
@@ -1342,57 +1345,44 @@ class _WordModel:
 
 
 def _finish_reaching(
-    p: _Pass,
-    states: list[State],
-    tests: list[tuple[Any, Any, tuple[int, ...]]],
-    final: dict[tuple[Any, ...], dict[tuple[int, ...], set[Any]]],
-    reach: Any,
-) -> list[State]:
-    """``p.finish(states, reach)``: when one card is left to name, the final views are
-    computed once per kind of anonymous card it may be (its pool and bits), not
-    once per resulting state."""
+    p: _Pass, states: list[State], cs: tuple[int, ...], keys: set[Any], qpos: list[int]
+) -> tuple[list[State], set[tuple[Any, Any]]]:
+    """The states of ``p.finish(states)`` whose final view of the columns ``cs`` is in
+    ``keys``, and the ``(locations of the query cards, view)`` of each.
+
+    When one card is left to name, the views are computed once per kind of
+    anonymous card it may be (its pool and bits), and no state is built:
+    the first list is then empty.
+    """
     js = p.introduce.get(len(p.steps))
-    if not js or len(js) != 1:
-        return p.finish(states, reach)
-    j = js[0]
-    out: dict[State, None] = {}
-    for named, anon in states:
-        bases = {}
-        for _, _prev, cs in tests:
-            if cs not in bases:
-                cnt: Counter[Any] = Counter()
-                for ty, n in anon:
-                    cnt[(ty[0],) + tuple(ty[c] for c in cs)] += n
-                nm = [tuple(ty[c] for c in cs) for ty in named]
-                bases[cs] = (cnt, nm)
-        verdict: dict[Any, bool] = {}
-        for ty, _n in anon:
-            if ty[0] != 0:
-                continue
-            ok = False
-            for _, prev, cs in tests:
+    if js and len(js) == 1:
+        j = js[0]
+        pairs: set[tuple[Any, Any]] = set()
+        for named, anon in states:
+            cnt: Counter[Any] = Counter()
+            for ty, n in anon:
+                cnt[(ty[0],) + tuple(ty[c] for c in cs)] += n
+            nm = [tuple(ty[c] for c in cs) for ty in named]
+            seen: dict[Any, Any] = {}
+            for ty, _n in anon:
+                if ty[0] != 0:
+                    continue
                 proj = (ty[0],) + tuple(ty[c] for c in cs)
-                memo = (cs, proj)
-                if memo not in verdict:
-                    cnt, nm = bases[cs]
+                if proj not in seen:
                     cnt[proj] -= 1
                     nm[j] = proj[1:]
                     key = (tuple(nm), tuple(sorted((k, v) for k, v in cnt.items() if v)))
                     cnt[proj] += 1
-                    verdict[memo] = key in final[prev][cs]
-                if verdict[memo]:
-                    ok = True
-                    break
-            if not ok:
-                continue
-            new = Counter(dict(anon))
-            new[ty] -= 1
-            nt = list(named)
-            nt[j] = ty
-            out[(tuple(nt), tuple(sorted((t, c) for t, c in new.items() if c)))] = None
-            if len(out) > p.limit:
-                p._too_many(len(out), "the last event")
-    return list(out)
+                    seen[proj] = key if key in keys else None
+                key = seen[proj]
+                if key is not None:
+                    val = tuple(ty[1] if jj == j else named[jj][1] for jj in qpos)
+                    pairs.add((val, key))
+            if len(pairs) > p.limit:
+                p._too_many(len(pairs), "the last event")
+        return [], pairs
+    done = p.finish(states, lambda s: _key(s, cs) in keys)
+    return done, {(tuple(s[0][jj][1] for jj in qpos), _key(s, cs)) for s in done}
 
 
 def _near(start: int, keys: Sequence[Sequence[Any]], depth: int | None) -> list[int]:
