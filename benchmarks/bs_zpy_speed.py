@@ -30,6 +30,7 @@
     python3 benchmarks/bs_zpy_speed.py [--rounds 50]             # both parts
     python3 benchmarks/bs_zpy_speed.py --claims-only [--states 2000] [--slowest 5]
     python3 benchmarks/bs_zpy_speed.py --claims-only --chain --baseline /tmp/base
+    python3 benchmarks/bs_zpy_speed.py --claims-only --seed 100   # other games
 
 ``--slowest K`` lists the K slowest queries of each route: the game and
 seats, the claim, its constraints (chain-rule steps), the sizes of the seat's
@@ -39,10 +40,12 @@ FILE`` keeps every query's line (JSON) as it is measured; an interrupted run
 (Ctrl-C) prints the table of the queries finished so far.
 
 Measured (2 shared cores, load average 6-8; ``--claims-only --states 2000
---chain --baseline DIR`` with DIR the library at 7af827e): current median
-3.5 ms, p99 41.5 ms, worst 75.9 ms, peak 121 MB; chain rule on the same
-engine 5.1 / 161 / 406 ms, 97 MB; baseline 5.3 / 187 / 645 ms, 129 MB; the
-2,000 answers of every route agree with current's to 7.3e-14 (relative).
+--chain --baseline DIR`` with DIR the library at 7af827e), median / p99 /
+worst CPU ms and peak memory: current 3.0 / 31.9 / 60.9 ms, 98 MB; the
+chain rule on the same engine 3.8 / 102 / 280 ms, 75 MB; baseline 5.2 /
+183 / 604 ms, 119 MB; the 2,000 answers of every route agree with
+current's to 1.3e-13 (relative).  Games from seed 100 (``--seed 100``):
+current 2.9 / 33.9 / 86.8 ms, 92 MB; baseline 5.1 / 193 / 319 ms, 88 MB.
 
 What made the worst cases: a follow that shows a void.  A claimed follow
 with fewer led-suit cards than the format says the claimer held no other
@@ -122,16 +125,17 @@ def _shape(k: SeatKnowledge, seed: int, seat: int) -> str:
     )
 
 
-def claim_states(states: int) -> Iterator[tuple[int, int, SeatKnowledge]]:
+def claim_states(states: int, first: int = 0) -> Iterator[tuple[int, int, SeatKnowledge]]:
     """``(game seed, seat, knowledge)`` at every claim, for every seat but the claimer.
 
-    Seeded games (chance by ``random.Random(seed)``, bots seeded by seat)
-    are played one after another until ``states`` states were given.
+    Seeded games (chance by ``random.Random(seed)``, bots seeded by seat),
+    seeds ``first``, ``first + 1`` …, are played one after another until
+    ``states`` states were given.
     """
     game = BSZPYGame()
     n = game.num_players()
     given = 0
-    seed = 0
+    seed = first
     while given < states:
         rng = random.Random(seed)
         bots = [make_bot("bs-zpy", NAMES[s % len(NAMES)], seed=seed * 100 + s) for s in range(n)]
@@ -170,9 +174,9 @@ def claim_states(states: int) -> Iterator[tuple[int, int, SeatKnowledge]]:
         seed += 1
 
 
-def worker(route: str, states: int) -> None:
+def worker(route: str, states: int, first: int) -> None:
     """Time one route on the claim states; one JSON line per query, then the peak memory."""
-    for i, (seed, seat, k) in enumerate(claim_states(states)):
+    for i, (seed, seat, k) in enumerate(claim_states(states, first)):
         sp = k.open_play()
         assert sp is not None
         if route == "chain":
@@ -201,13 +205,14 @@ def worker(route: str, states: int) -> None:
 
 
 def run_route(
-    name: str, route: str, lib: str, states: int, out: Any
+    name: str, route: str, lib: str, states: int, first: int, out: Any
 ) -> tuple[list[dict[str, Any]], float | None]:
     """Run one route in a process of its own: its query lines and its peak memory (MB).
 
     Interrupted (Ctrl-C), it returns the lines finished so far.
     """
-    cmd = [sys.executable, __file__, "--worker", route, "--states", str(states), "--lib", lib]
+    cmd = [sys.executable, __file__, "--worker", route, "--states", str(states), "--lib", lib,
+           "--seed", str(first)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     lines: list[dict[str, Any]] = []
     peak = None
@@ -243,7 +248,12 @@ def _q(xs: list[float], q: float) -> float:
 
 
 def claims_table(
-    states: int, slowest: int, chain: bool, baseline: str | None, out_path: str | None
+    states: int,
+    slowest: int,
+    chain: bool,
+    baseline: str | None,
+    out_path: str | None,
+    first: int = 0,
 ) -> None:
     routes = [("current", "current", str(ROOT))]
     if chain:
@@ -254,7 +264,7 @@ def claims_table(
     results: dict[str, tuple[list[dict[str, Any]], float | None]] = {}
     try:
         for name, route, lib in routes:
-            results[name] = run_route(name, route, lib, states, out)
+            results[name] = run_route(name, route, lib, states, first, out)
             if len(results[name][0]) < states:
                 break  # interrupted
     finally:
@@ -280,7 +290,7 @@ def claims_table(
              "-" if name == "current" else f"{len(same)}: {diff:.1e}"]
         )  # fmt: skip
     print(f"Exact claim probability over {states:,} states of full BS-ZPY games "
-          f"({','.join(NAMES)}), CPU ms per query")  # fmt: skip
+          f"({','.join(NAMES)}; game seeds from {first}), CPU ms per query")  # fmt: skip
     if baseline:
         print(f"baseline: {baseline}")
     heads = ["route", "queries", "median ms", "p90 ms", "p99 ms", "worst ms", "peak MB",
@@ -302,19 +312,20 @@ def main() -> None:
     ap.add_argument("--chain", action="store_true", help="also time the chain rule")
     ap.add_argument("--baseline", default=None, help="another copy of the library to time")
     ap.add_argument("--out", default=None, help="write every query as a JSON line here")
+    ap.add_argument("--seed", type=int, default=0, help="the first game's seed")
     ap.add_argument("--claims-only", action="store_true", help="skip the rounds-per-second part")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--lib", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         try:
-            worker(args.worker, args.states)
+            worker(args.worker, args.states, args.seed)
         except (KeyboardInterrupt, BrokenPipeError):
             pass  # the main process keeps what was finished
         return
     if not args.claims_only:
         rounds_table(args.rounds)
-    claims_table(args.states, args.slowest, args.chain, args.baseline, args.out)
+    claims_table(args.states, args.slowest, args.chain, args.baseline, args.out, args.seed)
 
 
 def rounds_table(n_rounds: int) -> None:
