@@ -119,7 +119,7 @@ def head_to_head(out: Path, bots: list[str], games: int, seed: int) -> list[list
 
 def field(args: argparse.Namespace) -> None:
     bots = args.bots.split(",") if args.bots else FIELD
-    out = Path(args.out) / f"field_{'_'.join(bots)}_seed{args.seed}.jsonl"
+    out = Path(args.out) / f"field_{'_'.join(bots)}_{args.games}games_seed{args.seed}.jsonl"
     summary, played, secs = _run(bots, args.games, "draw", out, args)
     n = sum(b["games"] for b in summary["bots"].values()) // 4
     print(f"BS koth field: {n} of {args.games} games, 4 of {len(bots)} bots drawn per game ({out})")
@@ -139,7 +139,8 @@ def tables(args: argparse.Namespace) -> None:
     first_everywhere = True
     for trio in combinations(others, 3):
         seats = [focus, *trio]
-        out = Path(args.out) / f"table_{'_'.join(seats)}_seed{args.seed}.jsonl"
+        name = f"table_{'_'.join(seats)}_{args.table_games}games_seed{args.seed}.jsonl"
+        out = Path(args.out) / name
         summary, played, secs = _run(seats, args.table_games, "rotate", out, args)
         rates = {b: summary["bots"].get(b, {"win_rate": 0.0})["win_rate"] for b in seats}
         best_other = max(trio, key=lambda b: rates[b])
