@@ -1216,21 +1216,14 @@ def _word_quotient(
         for t in range(len(steps)):
             states = p.step(t, states, keep)
             peak = max(peak, len(states))
-        if not nxt:  # the last step of its words: only the views of x and the cards
-            _, pairs = _finish_reaching(p, states, cx, final[prev][cx], qpos)
-            peak = max(peak, len(pairs))
-            nodes[w] = [(val, {x: key}) for val, key in pairs]
-            continue
-        fin = final[prev][cx]
-        done = p.finish(states, lambda s, cx=cx, fin=fin: _key(s, cx) in fin)
-        peak = max(peak, len(done))
-        letters = sorted({x} | nxt, key=str)
-        made = [node(s, letters) for s in done]
-        allowed[w] = seen
-        final[w] = {cols(y): {keys[y] for _, keys in made} for y in nxt}
-        nodes[w] = list(
-            {(v, tuple(keys[y] for y in letters)): (v, keys) for v, keys in made}.values()
-        )
+        letters = sorted(nxt - {x}, key=str)
+        got = _finish_reaching(p, states, cx, final[prev][cx], qpos, [cols(y) for y in letters])
+        peak = max(peak, len(got))
+        made = [(val, dict(zip([x, *letters], views, strict=True))) for val, views in got]
+        if nxt:
+            allowed[w] = seen
+            final[w] = {cols(y): {keys[y] for _, keys in made} for y in nxt}
+        nodes[w] = made
     return nodes, peak, passes
 
 
@@ -1345,44 +1338,57 @@ class _WordModel:
 
 
 def _finish_reaching(
-    p: _Pass, states: list[State], cs: tuple[int, ...], keys: set[Any], qpos: list[int]
-) -> tuple[list[State], set[tuple[Any, Any]]]:
-    """The states of ``p.finish(states)`` whose final view of the columns ``cs`` is in
-    ``keys``, and the ``(locations of the query cards, view)`` of each.
+    p: _Pass,
+    states: list[State],
+    cs: tuple[int, ...],
+    keys: set[Any],
+    qpos: list[int],
+    more: Sequence[tuple[int, ...]] = (),
+) -> set[tuple[Any, tuple[Any, ...]]]:
+    """The histories of ``p.finish(states)`` whose final view of the columns ``cs`` is
+    in ``keys``, as ``(locations of the query cards, (view of cs, views of
+    more...))``.
 
     When one card is left to name, the views are computed once per kind of
-    anonymous card it may be (its pool and bits), and no state is built:
-    the first list is then empty.
+    anonymous card it may be (its pool and bits), without building the states.
     """
     js = p.introduce.get(len(p.steps))
-    if js and len(js) == 1:
-        j = js[0]
-        pairs: set[tuple[Any, Any]] = set()
-        for named, anon in states:
+    allcs = [cs, *more]
+    out: set[tuple[Any, tuple[Any, ...]]] = set()
+    if not (js and len(js) == 1):
+        for s in p.finish(states, lambda s: _key(s, cs) in keys):
+            out.add((tuple(s[0][jj][1] for jj in qpos), tuple(_key(s, c) for c in allcs)))
+        return out
+    j = js[0]
+    for named, anon in states:
+        bases = []
+        for c in allcs:
             cnt: Counter[Any] = Counter()
             for ty, n in anon:
-                cnt[(ty[0],) + tuple(ty[c] for c in cs)] += n
-            nm = [tuple(ty[c] for c in cs) for ty in named]
-            seen: dict[Any, Any] = {}
-            for ty, _n in anon:
-                if ty[0] != 0:
-                    continue
-                proj = (ty[0],) + tuple(ty[c] for c in cs)
-                if proj not in seen:
+                cnt[(ty[0],) + tuple(ty[i] for i in c)] += n
+            bases.append((c, cnt, [tuple(ty[i] for i in c) for ty in named]))
+        seen: dict[Any, Any] = {}
+        for ty, _n in anon:
+            if ty[0] != 0:
+                continue
+            sig = tuple(ty[i] for c in allcs for i in c)
+            if sig not in seen:
+                views = []
+                for c, cnt, nm in bases:
+                    proj = (0,) + tuple(ty[i] for i in c)
                     cnt[proj] -= 1
                     nm[j] = proj[1:]
-                    key = (tuple(nm), tuple(sorted((k, v) for k, v in cnt.items() if v)))
+                    views.append((tuple(nm), tuple(sorted((k, v) for k, v in cnt.items() if v))))
                     cnt[proj] += 1
-                    seen[proj] = key if key in keys else None
-                key = seen[proj]
-                if key is not None:
-                    val = tuple(ty[1] if jj == j else named[jj][1] for jj in qpos)
-                    pairs.add((val, key))
-            if len(pairs) > p.limit:
-                p._too_many(len(pairs), "the last event")
-        return [], pairs
-    done = p.finish(states, lambda s: _key(s, cs) in keys)
-    return done, {(tuple(s[0][jj][1] for jj in qpos), _key(s, cs)) for s in done}
+                    if len(views) == 1 and views[0] not in keys:
+                        break
+                seen[sig] = tuple(views) if views[0] in keys else None
+            got = seen[sig]
+            if got is not None:
+                out.add((tuple(ty[1] if jj == j else named[jj][1] for jj in qpos), got))
+        if len(out) > p.limit:
+            p._too_many(len(out), "the last event")
+    return out
 
 
 def _near(start: int, keys: Sequence[Sequence[Any]], depth: int | None) -> list[int]:
