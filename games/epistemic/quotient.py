@@ -64,6 +64,25 @@ by the final projection (which drops the anonymous locations), about 6 s;
 eight plays later one more face-down play gives 119,694 states and the
 next event did not finish within 4 minutes.
 
+*Local* quotients keep only what a formula looks at.  The truth of
+``K_a ~K_b has(c, X)`` at the true history depends on the histories ``a``
+cannot tell from it and, for each of those, the histories ``b`` cannot tell
+from that one: the words ``a`` and ``a b`` of steps
+(:func:`formula_words`).  :func:`quotient_model` with ``words=`` makes one
+forward pass per word; the pass of ``w + (x,)`` tracks only the bits of
+``x`` and of the letters that follow, keeps a state only while ``x``'s view
+so far is the view so far of a state the pass of ``w`` kept (a view so far
+is determined by the final view, so no history the word reaches is lost),
+and ends with the final views of the histories the word reaches (for the
+last letter of a word, only that view and the query cards' locations).
+:func:`local_holds` answers on these, common knowledge first through its
+E-weakenings.  Measured on the state above (``K_P2 ~K_P3 has(P0, 10H)``
+after 48 plays): the whole quotient 518,863 states in 240 s, the local one
+0.46 s (P2's class: 24 states before the query card is named; P3's pass,
+tracking P3's bits only, a few thousand).  What grows then is the pass of
+the last letter when that seat saw little: 7,176 states after 52 plays of
+the same game, 12 s.
+
 Examples
 --------
 >>> from games.cards import Deck
