@@ -47,6 +47,16 @@ machine under load; default route, then ``--route structure-first``):
   (1.05 s), worst 2.6 s (4.5 s); every state up to play 40 is answered,
   from play 48 of the long game (24 hidden plays) none within 5 s (the
   quotient's pass, see :mod:`games.epistemic.quotient`);
+* with the local quotient (route ``local quotient``, same command, out
+  file ``/tmp/h/wgk_after.jsonl``): bs-classic 59% of 22 states, median
+  0.065 s, worst 2.4 s (the deal, on the structure), worst query 1.7 s;
+  the local-quotient states (11): median 0.06 s, worst 0.38 s.  Seed 0 is
+  now answered through play 48 (0.38 s; the whole quotient took 240 s
+  there) and stops at play 56 (28 hidden plays: P3's class, tracked with
+  P0's bits, 126,255 states; 172 s); seed 1 stops at play 48.  bs-koth,
+  zpy5, bs-zpy stay at 0% (size-limit: no quotient for decks with copies);
+  boerenbridge 100%, median 1.0 s, worst 2.1 s (structure; machine under load);
+  peak RSS 95 MiB;
 * bs-koth, zpy5, bs-zpy: 0%: decks with copies have no quotient, and the
   structure is refused by its width (koth from the first face-down play,
   ZPY 5 seats at the deal: 1,750,329 partial counts) or over budget
