@@ -1155,7 +1155,10 @@ class DealKnowledge:
             v = m[k, self.locations.index(self._locs[ll])]
             return v if exact else float(v)
         dist = self.count_distribution([k], location, exact=exact)
-        return 1 - dist[0]
+        if exact:
+            return 1 - dist[0]
+        # the mass of one or more copies, summed (1 - dist[0] rounds an impossible card to -2e-16)
+        return min(1.0, float(sum(dist[1:])))
 
     def where(self, card: str | int) -> dict[str, float]:
         """Expected copies of ``card`` in each location with a positive chance."""
