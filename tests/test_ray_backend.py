@@ -3,11 +3,15 @@
 The cluster test starts a two-node Ray cluster on loopback (a head and a
 second node), about a minute, and needs Ray (``pip install 'kripke-games[ray]'``); without
 Ray it skips. CI installs Ray, so the default test command runs it.
+
+Every command that talks to the cluster runs as ``python -m kripke.cli`` in a
+child process: a Ray driver installs its own fatal-signal handlers and keeps
+native threads after ``ray.shutdown()``, neither of which belongs in the test
+process (a crash there would end the whole test run without a trace).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -21,7 +25,6 @@ import pytest
 from games.errors import InvalidParameterError
 from games.ray_backend import play_chunk
 from games.tournament import TournamentSpec, play_one, read_results, run_tournament
-from kripke.cli import main as kripke_main
 
 BOTS = ["truthful", "threshold", "liar", "random"]
 SPEC = TournamentSpec("bs", tuple(BOTS), 48, seed=7, params=(("variant", "koth"),))
@@ -99,19 +102,31 @@ def cluster():
             os.environ["RAY_AUTH_MODE"] = saved
 
 
-def _cli(capsys, *extra: str) -> tuple[int, str, str]:
+def _kripke(*args: str, cwd: os.PathLike[str] | str | None = None) -> tuple[int, str, str]:
+    """``kripke ARGS`` in a child process: its exit code, standard output and error."""
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kripke.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=600,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def _cli(*extra: str) -> tuple[int, str, str]:
     args = ["tournament", "bs", "--variant", "koth", "--games", "48", "--seed", "7"]
     args += ["--bots", ",".join(BOTS), "--workers", "2", "--no-progress", *extra]
-    out = io.StringIO()
-    code = kripke_main(args, out=out)
-    return code, out.getvalue(), capsys.readouterr().err
+    return _kripke(*args)
 
 
-def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path, capsys):
+def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path):
     by_process, by_ray = tmp_path / "process.jsonl", tmp_path / "ray.jsonl"
     ray_args = ("--backend", "ray", "--address", cluster)
-    code_p, text_p, _ = _cli(capsys, "--out", str(by_process))
-    code_r, text_r, err = _cli(capsys, "--out", str(by_ray), *ray_args)
+    code_p, text_p, _ = _cli("--out", str(by_process))
+    code_r, text_r, err = _cli("--out", str(by_ray), *ray_args)
     assert code_p == 0 and code_r == 0, err
     assert text_r == text_p  # byte-identical summary
     assert read_results(by_ray, SPEC) == read_results(by_process, SPEC)
@@ -119,7 +134,7 @@ def test_ray_and_process_backends_agree_and_resume_each_other(cluster, tmp_path,
     # a process run killed after 10 games (its last line torn) is finished on the cluster
     lines = by_process.read_bytes().splitlines(keepends=True)
     by_process.write_bytes(b"".join(lines[:11]) + lines[11][:15])
-    code, resumed, err = _cli(capsys, "--out", str(by_process), *ray_args)
+    code, resumed, err = _cli("--out", str(by_process), *ray_args)
     assert code == 0 and "partly written record" in err
     assert resumed == text_p
     after = by_process.read_text().splitlines()
@@ -137,19 +152,16 @@ class Loops(Bot):
 """
 
 
-def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(
-    cluster, tmp_path, capsys, monkeypatch
-):
+def test_a_looping_bot_forfeits_on_the_cluster_as_in_processes(cluster, tmp_path):
     # the bot file is named relative to the working directory, which Ray's workers do not share
     (tmp_path / "looper.py").write_text(LOOPER)
-    monkeypatch.chdir(tmp_path)
     args = ["tournament", "bs", "--variant", "koth", "--games", "4", "--move-time", "0.3"]
     args += ["--bots", "looper.py:Loops,truthful,threshold,liar", "--no-progress", "--workers", "2"]
     texts = []
     for extra in ([], ["--backend", "ray", "--address", cluster]):
-        out = io.StringIO()
-        assert kripke_main([*args, *extra], out=out) == 0, capsys.readouterr().err
-        texts.append(out.getvalue())
+        code, text, err = _kripke(*args, *extra, cwd=tmp_path)
+        assert code == 0, err
+        texts.append(text)
     assert texts[0] == texts[1]
     row = next(line for line in texts[0].splitlines() if "looper.py:Loops" in line)
     assert row.split()[1] == "4" and row.split()[-1] == "4"  # 4 games, 4 forfeits
@@ -165,14 +177,11 @@ class First(Bot):
 """
 
 
-def test_a_bot_file_named_by_a_relative_path_loads_on_the_cluster(
-    cluster, tmp_path, capsys, monkeypatch
-):
+def test_a_bot_file_named_by_a_relative_path_loads_on_the_cluster(cluster, tmp_path):
     (tmp_path / "first.py").write_text(FIRST)
-    monkeypatch.chdir(tmp_path)
     args = ["tournament", "bs", "--variant", "koth", "--games", "4", "--no-progress"]
     args += ["--bots", "first.py:First,truthful,threshold,liar", "--backend", "ray"]
-    out = io.StringIO()
-    assert kripke_main([*args, "--address", cluster], out=out) == 0, capsys.readouterr().err
-    row = next(line for line in out.getvalue().splitlines() if "first.py:First" in line)
+    code, text, err = _kripke(*args, "--address", cluster, cwd=tmp_path)
+    assert code == 0, err
+    row = next(line for line in text.splitlines() if "first.py:First" in line)
     assert row.split()[1] == "4" and row.split()[-1] == "0"  # 4 games, no forfeit
