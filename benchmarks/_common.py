@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +53,20 @@ def _fmt(c: Any) -> str:
     if isinstance(c, float):
         return f"{c:.4f}" if c < 10 else f"{c:.2f}"
     return str(c)
+
+
+def pair_wins(
+    records: Iterable[Mapping[str, Any]], bots: Sequence[str]
+) -> list[tuple[str, str, int, int, int]]:
+    """For each pair of bots: the games they sat in together and the wins of each.
+
+    ``records`` are tournament records (``seats`` and ``winners`` lists of bot names).
+    """
+    recs = list(records)
+    rows = []
+    for a, b in combinations(bots, 2):
+        together = [r for r in recs if a in r["seats"] and b in r["seats"]]
+        wa = sum(a in r["winners"] for r in together)
+        wb = sum(b in r["winners"] for r in together)
+        rows.append((a, b, len(together), wa, wb))
+    return rows

@@ -65,7 +65,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import table  # noqa: E402
+from _common import pair_wins, table  # noqa: E402
 
 from games.tournament import TournamentSpec, read_results, run_tournament, summarize  # noqa: E402
 
@@ -125,13 +125,7 @@ def head_to_head(out: Path, bots: list[str], games: int, seed: int) -> list[list
     )
     recs = read_results(out, spec)
     rows = []
-    for a, b in combinations(bots, 2):
-        n = wa = wb = 0
-        for rec in recs.values():
-            if a in rec["seats"] and b in rec["seats"]:
-                n += 1
-                wa += a in rec["winners"]
-                wb += b in rec["winners"]
+    for a, b, n, wa, wb in pair_wins(recs.values(), bots):
         rows.append([a, b, n, wa, wb, f"{wa / n:.3f}" if n else "-", f"{wb / n:.3f}" if n else "-"])
     return rows
 

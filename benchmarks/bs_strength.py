@@ -15,12 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import table  # noqa: E402
+from _common import pair_wins, table  # noqa: E402
 
 from games.tournament import format_summary, run_tournament  # noqa: E402
 
@@ -37,16 +36,7 @@ def head_to_head(path: Path, games: int) -> list[tuple[str, str, int, int, int]]
             continue
         if isinstance(rec.get("game"), int) and rec["game"] < games:
             recs[rec["game"]] = rec
-    rows = []
-    for a, b in combinations(BOTS, 2):
-        n = wa = wb = 0
-        for rec in recs.values():
-            if a in rec["seats"] and b in rec["seats"]:
-                n += 1
-                wa += a in rec["winners"]
-                wb += b in rec["winners"]
-        rows.append((a, b, n, wa, wb))
-    return rows
+    return pair_wins(recs.values(), BOTS)
 
 
 def main() -> None:
