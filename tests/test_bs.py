@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.base import CHANCE, Bot, LazyActions, load_game, make_bot, play_game
+from games.base import CHANCE, LazyActions, load_game, make_bot, play_game
 from games.bs import CALL, PASS, BSState, SeatKnowledge
 from games.errors import CardParseError, IllegalActionError, InvalidParameterError
 from kripke.cli import main as kripke_main
+from tests.recording import Recorder
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SIMPLE = ("random", "truthful", "liar", "threshold")
@@ -303,38 +304,13 @@ def test_hidden_cards_reach_only_their_audience():
                     assert ("card" in d) == (o.actor == s)
 
 
-class _Spy(Bot):
-    """Records everything a bot is given and plays like the knowledge bot."""
-
-    name = "spy"
-
-    def __init__(self, seed=None):
-        super().__init__(seed)
-        self.inner = make_bot("bs", "knowledge", seed=seed)
-        self.received: list[object] = []
-
-    def restart(self, game, seat):
-        super().restart(game, seat)
-        self.inner.restart(game, seat)
-
-    def inform(self, observation):
-        self.received.append(observation)
-        self.inner.inform(observation)
-
-    def step(self, legal_actions):
-        self.received.append(
-            tuple(legal_actions) if len(legal_actions) < 100 else len(legal_actions)
-        )
-        return self.inner.step(legal_actions)
-
-
 def test_bots_receive_only_their_seats_observations():
     game = load_game("bs", variant="koth")
-    spies = [_Spy(seed=s) for s in range(4)]
+    spies = [Recorder(make_bot("bs", "knowledge", seed=s)) for s in range(4)]
     res = play_game(game, spies, seed=5, keep_state=True)
     for s, spy in enumerate(spies):
-        got = [x for x in spy.received if not isinstance(x, tuple | int)]
-        assert got == list(res.state.observations(s))
+        assert spy.received == list(res.state.observations(s))
+        assert spy.steps and all(action in legal for legal, action in spy.steps)
 
 
 def test_knowledge_bot_decides_from_observations_only():

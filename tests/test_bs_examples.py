@@ -4,36 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import Bot, load_game, make_bot, play_game
+from games.base import load_game, make_bot, play_game
 from games.bs import CALL, PASS
 from games.bs.examples import FirstCardPlayer, SamplePlayer, sample_request
 from games.errors import BotError, InvalidParameterError
+from tests.recording import Recorder
 
 KOTH = load_game("bs", variant="koth")
 
 
-class _Watch(Bot):
+class _Watch(Recorder):
     """Seats an example player and records each decision with what the player knew."""
 
     def __init__(self, inner):
-        super().__init__(inner.seed)
-        self.inner = inner
-        self.received: list[object] = []
+        super().__init__(inner)
         self.decisions: list[tuple] = []
-
-    def restart(self, game, seat):
-        super().restart(game, seat)
-        self.inner.restart(game, seat)
-
-    def inform(self, observation):
-        self.received.append(observation)
-        self.inner.inform(observation)
 
     def step(self, legal_actions):
         hand = self.inner.get_hand()
         last = self.inner.view.last
         required = self.inner.view.required
-        action = self.inner.step(legal_actions)
+        action = super().step(legal_actions)
         self.decisions.append((hand, last, required, action))
         return action
 

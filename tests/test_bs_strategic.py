@@ -16,6 +16,7 @@ import pytest
 from games.base import Bot, load_game, make_bot, play_game
 from games.bs import CALL, PASS, BSState
 from games.bs.strategic import StrategicBot, hyper_at_least
+from tests.recording import Recorder
 
 KOTH = load_game("bs", variant="koth")
 
@@ -80,28 +81,8 @@ def test_deterministic_per_seed():
 
 
 # ------------------------------------------------------- information honesty
-class _Spy(Bot):
-    """Passes everything to a strategic bot and records what it was given."""
-
-    def __init__(self, seed=None):
-        super().__init__(seed)
-        self.inner = StrategicBot(seed=seed)
-        self.received: list[object] = []
-
-    def restart(self, game, seat):
-        super().restart(game, seat)
-        self.inner.restart(game, seat)
-
-    def inform(self, observation):
-        self.received.append(observation)
-        self.inner.inform(observation)
-
-    def step(self, legal_actions):
-        return self.inner.step(legal_actions)
-
-
 def test_receives_only_its_seats_observations():
-    spies = [_Spy(seed=s) for s in range(4)]
+    spies = [Recorder(StrategicBot(seed=s)) for s in range(4)]
     res = play_game(KOTH, spies, seed=8, keep_state=True)
     for s, spy in enumerate(spies):
         assert spy.received == list(res.state.observations(s))
