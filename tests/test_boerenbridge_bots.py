@@ -249,7 +249,8 @@ def test_selfish_estimates_keep_the_dealer_off_the_forbidden_total():
     assert action in state.legal_actions(0) and action - GUESS_BASE != 0
 
 
-def test_selfish_bot_is_deterministic_for_a_seed():
+def five_card_deal():
+    """A 5-card round, diamonds trump, dealt and waiting for East's guess."""
     game = load_game("boerenbridge", rounds=(5,), no_trump_rounds=())
     state = game.new_initial_state()
     deal_round(
@@ -257,18 +258,17 @@ def test_selfish_bot_is_deterministic_for_a_seed():
         ["AS KS QH 7C 8D", "10S 9S 10D 8C 9H", "JH QD KH 8S 7H", "JD QS 9C 10C 7S"],
         trump_action=parse_card("AD"),
     )
+    return state
+
+
+def test_selfish_bot_is_deterministic_for_a_seed():
+    state = five_card_deal()
     picks = {decide(SelfishBot(seed=11), state, 1) for _ in range(3)}
     assert len(picks) == 1
 
 
 def test_selfish_search_is_deterministic_for_a_seed_and_plays_a_legal_card():
-    game = load_game("boerenbridge", rounds=(5,), no_trump_rounds=())
-    state = game.new_initial_state()
-    deal_round(
-        state,
-        ["AS KS QH 7C 8D", "10S 9S 10D 8C 9H", "JH QD KH 8S 7H", "JD QS 9C 10C 7S"],
-        trump_action=parse_card("AD"),
-    )
+    state = five_card_deal()
     for g in (1, 2, 1, 2):
         state.apply_action(GUESS_BASE + g)
     assert state.current_player() == 1  # East leads

@@ -44,7 +44,7 @@ from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
 from games.boerenbridge.knowledge import GuessModel, SeatView, guess_weights
-from games.boerenbridge.rules import GUESS_BASE
+from games.boerenbridge.rules import GUESS_BASE, cards_of
 from games.errors import InconsistentKnowledgeError
 
 __all__ = [
@@ -757,7 +757,23 @@ class SelfishBot(SamplingBot):
 _register("selfish", SelfishBot)
 
 
-class SelfishPlayBot(SelfishBot):
+class _SelfishCardsBot(SelfishBot):
+    """A :class:`SelfishBot` that picks its card among the distinct legal cards
+    (one per run of equivalent cards) with :meth:`_choose_card`."""
+
+    def play(self, legal: list[int]) -> int:
+        v = self.view
+        assert v is not None
+        reps = _representatives(legal, v)
+        if len(reps) == 1:  # one card, or every legal card is equivalent
+            return reps[0]
+        return self._choose_card(v, reps)
+
+    def _choose_card(self, v: SeatView, reps: list[int]) -> int:
+        raise NotImplementedError
+
+
+class SelfishPlayBot(_SelfishCardsBot):
     """:class:`SelfishBot` that also plays its cards by selfish playouts (registered
     as ``selfish-play``).
 
@@ -779,14 +795,7 @@ class SelfishPlayBot(SelfishBot):
         super().__init__(seed, samples, guess_samples)
         self.play_samples = play_samples
 
-    def play(self, legal: list[int]) -> int:
-        v = self.view
-        assert v is not None
-        if len(legal) == 1:
-            return legal[0]
-        reps = _representatives(legal, v)
-        if len(reps) == 1:
-            return reps[0]
+    def _choose_card(self, v: SeatView, reps: list[int]) -> int:
         deals = v.sample_hands(self.play_samples, self._np_rng)
         targets = [g or 0 for g in v.guesses]
         guess = targets[v.seat]
@@ -819,16 +828,7 @@ def _follow(hand: int, trick: Sequence[int]) -> int:
     return hand
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class SelfishSearchBot(SelfishBot):
+class SelfishSearchBot(_SelfishCardsBot):
     """:class:`SelfishBot` whose cards are chosen by an information-set tree search
     (registered as ``selfish-search``).
 
@@ -874,16 +874,9 @@ class SelfishSearchBot(SelfishBot):
         self.deals = deals
         self.exploration = exploration
 
-    def play(self, legal: list[int]) -> int:
+    def _choose_card(self, v: SeatView, reps: list[int]) -> int:
         import math
 
-        v = self.view
-        assert v is not None
-        if len(legal) == 1:
-            return legal[0]
-        reps = _representatives(legal, v)
-        if len(reps) == 1:
-            return reps[0]
         deals = v.sample_hands(self.deals, self._np_rng)
         players, trump, n = v.players, v.trump, v.cards
         targets = [g or 0 for g in v.guesses]
@@ -905,7 +898,7 @@ class SelfishSearchBot(SelfishBot):
                 p = (leader + len(trick)) % players
                 if not hands[p]:
                     break
-                cards = _bits(_follow(hands[p], trick))
+                cards = cards_of(_follow(hands[p], trick))
                 if not key:
                     cards = [c for c in cards if c in root_cards]
                 stats = tree.setdefault(key, {})
