@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["card_atom", "evaluate"]
+__all__ = ["card_atom", "evaluate", "connective_value"]
 
 
 def card_atom(location: str, card: str) -> Any:
@@ -132,6 +132,27 @@ def evaluate(f: Any, value: Callable[[Any], Any]) -> bool:
     >>> evaluate(parse("p & ~q -> r"), lambda atom: atom.name == "p")
     False
     """
+    out = connective_value(f, value, lambda g: evaluate(g, value))
+    if out is None:
+        raise TypeError(f"not a propositional formula: {f!r}")
+    return out
+
+
+def connective_value(
+    f: Any, value: Callable[[Any], Any], sub: Callable[[Any], bool]
+) -> bool | None:
+    """Truth of ``f`` when it is an atom (``value(atom)``), a constant or a Boolean
+    connective of subformulas whose truth ``sub`` gives; ``None`` for any other
+    operator (knowledge, announcements), which the caller evaluates.
+
+    Examples
+    --------
+    >>> from kripke import parse
+    >>> connective_value(parse("p | K_a q"), lambda atom: atom.name == "p", bool)
+    True
+    >>> connective_value(parse("K_a q"), bool, bool) is None
+    True
+    """
     from kripke.formulas import And, Atom, Bottom, Iff, Implies, Not, Or, Top
 
     match f:
@@ -142,17 +163,16 @@ def evaluate(f: Any, value: Callable[[Any], Any]) -> bool:
         case Atom():
             return bool(value(f))
         case Not(a):
-            return not evaluate(a, value)
+            return not sub(a)
         case And(args):
-            return all(evaluate(a, value) for a in args)
+            return all(sub(a) for a in args)
         case Or(args):
-            return any(evaluate(a, value) for a in args)
+            return any(sub(a) for a in args)
         case Implies(a, b):
-            return (not evaluate(a, value)) or evaluate(b, value)
+            return (not sub(a)) or sub(b)
         case Iff(a, b):
-            return evaluate(a, value) == evaluate(b, value)
-        case _:
-            raise TypeError(f"not a propositional formula: {f!r}")
+            return sub(a) == sub(b)
+    return None
 
 
 def _eval_prop(f: Any, has: Callable[[str, str], bool]) -> bool:

@@ -108,9 +108,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.deal import evaluate
+from games.deal.formulas import connective_value, evaluate
 from games.epistemic.history import CardHistory, _Step
-from games.epistemic.reading import _rebuild, read_formula, seat_agent
+from games.epistemic.reading import _map_children, read_formula, seat_agent
 from games.errors import InvalidParameterError
 
 __all__ = [
@@ -629,8 +629,10 @@ class _Pass:
         raise InvalidParameterError(f"unknown event kind {kind!r}")  # pragma: no cover
 
     # -- the true history
-    def truth(self) -> State:
-        """The quotient state of the true history."""
+    def _true_run(self) -> Iterator[tuple[int, dict[int, Type], dict[int, Type]]]:
+        """The types of every card along the true history: ``(t, types, frozen)``
+        after the pools of time ``t`` (``0..len(steps)``; the dicts are updated in
+        place, ``frozen`` holds the past types of the named cards pooled so far)."""
         h = self.h
         where = {k: self.li[loc] for loc, ks in h.initial.items() for k in ks}
         types: dict[int, Type] = {}
@@ -650,6 +652,7 @@ class _Pass:
                         types[k] = self._fresh(tag, loc)
 
         pool(0)
+        yield 0, types, frozen
         for t, st in enumerate(self.steps):
             bits = self.step_bits[t]
             if st.kind == "move":
@@ -666,6 +669,11 @@ class _Pass:
                 for k in st.kinds:
                     types[k] = self._mark(types[k], bits, types[k][1])
             pool(t + 1)
+            yield t + 1, types, frozen
+
+    def truth(self) -> State:
+        """The quotient state of the true history."""
+        *_, (_, types, frozen) = self._true_run()
         nset = set(self.named)
         named = tuple(frozen.get(k, types[k]) for k in self.named)
         pooled: Counter[Type] = Counter(
@@ -676,26 +684,9 @@ class _Pass:
     def truth_states(self) -> list[State]:
         """The quotient state of the true history at every time ``0..len(steps)``
         (static pools: the decisions are known before the pass)."""
-        h = self.h
-        where = {k: self.li[loc] for loc, ks in h.initial.items() for k in ks}
-        types: dict[int, Type] = {}
-        for k, loc in where.items():
-            name = h.locations[loc]
-            types[k] = self._mark(self._fresh(0, loc), self.dealt_bits.get(name, ()), loc)
-        frozen: dict[int, Type] = {}
         later = self._fresh(0, _LATER)
 
-        def pool(t: int) -> None:
-            for js, old, loc, tag in self.decisions.get(t, ()):
-                for j in js:
-                    k = self.named[j]
-                    frozen[k] = (0, _GONE) + types[k][2:]
-                    types[k] = self._fresh(tag, loc)
-                for k, ty in types.items():
-                    if ty[0] in old:
-                        types[k] = self._fresh(tag, loc)
-
-        def snap(t: int) -> State:
+        def snap(t: int, types: dict[int, Type], frozen: dict[int, Type]) -> State:
             named = []
             tracked = set()
             for j, k in enumerate(self.named):
@@ -708,26 +699,7 @@ class _Pass:
             anon = Counter(ty for k, ty in types.items() if k not in tracked)
             return tuple(named), tuple(sorted(anon.items()))
 
-        pool(0)
-        out = [snap(0)]
-        for t, st in enumerate(self.steps):
-            bits = self.step_bits[t]
-            if st.kind == "move":
-                dst = self.li[st.dst]
-                for k in st.kinds:
-                    types[k] = self._mark(types[k], bits, dst)
-            elif st.kind in ("all", "reveal"):
-                loc = self.li[st.src]
-                dst = self.li[st.dst] if st.kind == "all" else loc
-                for k, ty in types.items():
-                    if ty[1] == loc:
-                        types[k] = self._mark(ty, bits, dst)
-            elif st.kind == "show":
-                for k in st.kinds:
-                    types[k] = self._mark(types[k], bits, types[k][1])
-            pool(t + 1)
-            out.append(snap(t + 1))
-        return out
+        return [snap(t, types, frozen) for t, types, frozen in self._true_run()]
 
 
 def _view(s: State, col: int) -> Any:
@@ -971,38 +943,20 @@ def _group_name(agents: Sequence[str], group: Sequence[str]) -> str:
 
 
 def _distributed(f: Any, groups: dict[tuple[str, ...], str]) -> Any:
-    from kripke.formulas import (
-        Announce,
-        AnnounceDiamond,
-        Common,
-        Distributed,
-        Everybody,
-        Know,
-        KnowWhether,
-        Possible,
-    )
+    from kripke.formulas import Distributed, Know
 
     def go(g: Any) -> Any:
-        match g:
-            case Distributed(group, arg):
-                key = tuple(sorted(set(group)))
-                if len(key) == 1:
-                    return Know(key[0], go(arg))
-                if key not in groups:
-                    raise InvalidParameterError(
-                        f"distributed knowledge of {', '.join(key)} was not prepared; pass "
-                        f"the formula (or groups=) to quotient_model"
-                    )
-                return Know(groups[key], go(arg))
-            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
-                return type(g)(agent, go(arg))
-            case Everybody(group, arg) | Common(group, arg):
-                return type(g)(group, go(arg))
-            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
-                return type(g)(go(ann), go(arg))
-            case _:
-                kids = g.children()
-                return _rebuild(g, [go(c) for c in kids]) if kids else g
+        if isinstance(g, Distributed):
+            key = tuple(sorted(set(g.group)))
+            if len(key) == 1:
+                return Know(key[0], go(g.arg))
+            if key not in groups:
+                raise InvalidParameterError(
+                    f"distributed knowledge of {', '.join(key)} was not prepared; pass "
+                    f"the formula (or groups=) to quotient_model"
+                )
+            return Know(groups[key], go(g.arg))
+        return _map_children(g, go)
 
     return go(f)
 
@@ -1293,45 +1247,27 @@ class _WordModel:
             self.memo[key] = out
         return out
 
+    def _atom(self, f: Any, w: tuple[Any, ...], i: int) -> bool:
+        loc, card = f.args
+        if card not in self.query:
+            raise InvalidParameterError(f"{f.key}: card {card} is not among {self.query}")
+        return self.h.locations[self.nodes[w][i][0][self.query.index(card)]] == loc
+
     def _val(self, f: Any, w: tuple[Any, ...], i: int, ann: tuple[Any, ...]) -> bool:
         from kripke.formulas import (
-            And,
             Announce,
             AnnounceDiamond,
-            Atom,
-            Bottom,
             Distributed,
             Everybody,
-            Iff,
-            Implies,
             Know,
             KnowWhether,
-            Not,
-            Or,
             Possible,
-            Top,
         )
 
+        out = connective_value(f, lambda a: self._atom(a, w, i), lambda g: self.val(g, w, i, ann))
+        if out is not None:
+            return out
         match f:
-            case Top():
-                return True
-            case Bottom():
-                return False
-            case Atom():
-                loc, card = f.args
-                if card not in self.query:
-                    raise InvalidParameterError(f"{f.key}: card {card} is not among {self.query}")
-                return self.h.locations[self.nodes[w][i][0][self.query.index(card)]] == loc
-            case Not(arg):
-                return not self.val(arg, w, i, ann)
-            case And(args):
-                return all(self.val(a, w, i, ann) for a in args)
-            case Or(args):
-                return any(self.val(a, w, i, ann) for a in args)
-            case Implies(left, right):
-                return not self.val(left, w, i, ann) or self.val(right, w, i, ann)
-            case Iff(left, right):
-                return self.val(left, w, i, ann) == self.val(right, w, i, ann)
             case Know(agent, arg):
                 return all(self.val(arg, m[0], m[1], ann) for m in self._class(agent, w, i, ann))
             case Possible(agent, arg):
@@ -1714,36 +1650,17 @@ def local_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
 
 def _weaken(f: Any, k: int) -> Any:
     """``f`` with every ``C_G g`` replaced by ``E_G g & E_G E_G g & ...`` (``k`` terms)."""
-    from kripke.formulas import (
-        And,
-        Announce,
-        AnnounceDiamond,
-        Common,
-        Distributed,
-        Everybody,
-        Know,
-        KnowWhether,
-        Possible,
-    )
+    from kripke.formulas import And, Common, Everybody
 
     def go(g: Any) -> Any:
-        match g:
-            case Common(group, arg):
-                cur = go(arg)
-                terms = []
-                for _ in range(k):
-                    cur = Everybody(group, cur)
-                    terms.append(cur)
-                return terms[0] if k == 1 else And(tuple(terms))
-            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
-                return type(g)(agent, go(arg))
-            case Everybody(group, arg) | Distributed(group, arg):
-                return type(g)(group, go(arg))
-            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
-                return type(g)(go(ann), go(arg))
-            case _:
-                kids = g.children()
-                return _rebuild(g, [go(c) for c in kids]) if kids else g
+        if isinstance(g, Common):
+            cur = go(g.arg)
+            terms = []
+            for _ in range(k):
+                cur = Everybody(g.group, cur)
+                terms.append(cur)
+            return terms[0] if k == 1 else And(tuple(terms))
+        return _map_children(g, go)
 
     return go(f)
 

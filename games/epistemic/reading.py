@@ -9,7 +9,7 @@ quotient (:mod:`games.epistemic.quotient`) read formulas this way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.epistemic.history import CardHistory
@@ -36,17 +36,7 @@ def seat_aliases(agents: tuple[str, ...]) -> dict[str, str]:
 
 def _rename(f: Any, agents: Mapping[str, str]) -> Any:
     """``f`` with agent aliases and ``has`` locations renamed, ``C#1`` as ``C``."""
-    from kripke.formulas import (
-        Announce,
-        AnnounceDiamond,
-        Atom,
-        Common,
-        Distributed,
-        Everybody,
-        Know,
-        KnowWhether,
-        Possible,
-    )
+    from kripke.formulas import Atom
 
     memo: dict[int, Any] = {}
 
@@ -60,22 +50,37 @@ def _rename(f: Any, agents: Mapping[str, str]) -> Any:
                 if card.endswith("#1"):
                     card = card[:-2]
                 r = Atom("has", (agents.get(loc, loc), card))
-            case Know(agent, arg) | Possible(agent, arg) | KnowWhether(agent, arg):
-                r = type(g)(agents.get(agent, agent), go(arg))
-            case Everybody(group, arg) | Common(group, arg) | Distributed(group, arg):
-                r = type(g)(tuple(agents.get(a, a) for a in group), go(arg))
-            case Announce(ann, arg) | AnnounceDiamond(ann, arg):
-                r = type(g)(go(ann), go(arg))
             case _:
-                kids = g.children()
-                if not kids:
-                    r = g
-                else:
-                    r = _rebuild(g, [go(c) for c in kids])
+                r = _map_children(g, go, lambda a: agents.get(a, a))
         memo[id(g)] = r
         return r
 
     return go(f)
+
+
+def _map_children(
+    g: Any, go: Callable[[Any], Any], agent: Callable[[str], str] | None = None
+) -> Any:
+    """``g`` with every direct subformula ``s`` replaced by ``go(s)`` and, with
+    ``agent``, every agent name ``a`` of its operator by ``agent(a)``.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> print(_map_children(parse("K_a (p & C_{a,b} q)"), lambda s: s, str.upper))
+    K_A (p & C_{a,b} q)
+    """
+    from kripke import formulas as kf
+
+    match g:
+        case kf.Know(name, arg) | kf.Possible(name, arg) | kf.KnowWhether(name, arg):
+            return type(g)(name if agent is None else agent(name), go(arg))
+        case kf.Everybody(group, arg) | kf.Common(group, arg) | kf.Distributed(group, arg):
+            return type(g)(group if agent is None else tuple(map(agent, group)), go(arg))
+        case kf.Announce(ann, arg) | kf.AnnounceDiamond(ann, arg):
+            return type(g)(go(ann), go(arg))
+    kids = g.children()
+    return _rebuild(g, [go(c) for c in kids]) if kids else g
 
 
 def _rebuild(g: Any, kids: list[Any]) -> Any:
