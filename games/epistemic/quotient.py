@@ -902,36 +902,8 @@ def reach_depth(f: Any) -> int | None:
     >>> reach_depth(parse("C_{a,b} p")) is None
     True
     """
-    from kripke.formulas import (
-        Announce,
-        AnnounceDiamond,
-        Common,
-        Distributed,
-        Everybody,
-        Know,
-        KnowWhether,
-        Possible,
-    )
-
-    match f:
-        case Common():
-            return None
-        case Know(_, arg) | Possible(_, arg) | KnowWhether(_, arg):
-            d = reach_depth(arg)
-            return None if d is None else d + 1
-        case Everybody(_, arg) | Distributed(_, arg):
-            d = reach_depth(arg)
-            return None if d is None else d + 1
-        case Announce(ann, arg) | AnnounceDiamond(ann, arg):
-            a, b = reach_depth(ann), reach_depth(arg)
-            return None if a is None or b is None else a + b
-    out = 0
-    for c in f.children():
-        d = reach_depth(c)
-        if d is None:
-            return None
-        out = max(out, d)
-    return out
+    words = formula_words(f)
+    return None if words is None else max(len(w) for w in words)
 
 
 def _group_name(agents: Sequence[str], group: Sequence[str]) -> str:
