@@ -28,6 +28,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   lower cards are interchangeable, so positions differing in them share an
   entry -- and entries stay valid across different deals, which Monte Carlo
   sampling exploits;
+* before the relevant-rank table, a table of the exact positions met (the
+  hands, the leader and the goal): a position reached again by another order
+  of tricks costs one lookup;
 * per entry, bounds on the largest lower bound and the smallest upper bound
   the side can force, and the intervals proved or refuted (a forced interval
   forces every wider one, a refuted one every narrower one);
@@ -35,6 +38,10 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   unless a higher trump of the other team falls on it, and each of those falls
   on one trick only), and the tricks the side can cash from the top when it
   leads (the same count for the others' leads cut too rarely to pay);
+* once a card has been searched without a cut, a later card of the same seat
+  and suit is skipped when both lie below every relevant rank of that suit in
+  the answer: the two positions differ only in cards the answer does not
+  depend on;
 * a trick whose best card nobody still to play can beat settles at once a
   goal that only needs to know who wins it;
 * move ordering: a card nobody after can beat, then the cheapest winning card,
@@ -311,7 +318,9 @@ class DoubleDummySolver:
     side : int or iterable of int
         The seat (or seats) whose tricks are counted; the others oppose it.
     max_entries : int
-        The transposition table is cleared when it holds more buckets than this.
+        The transposition table is cleared when it holds more buckets than this,
+        and the table of exact positions met (with their goals) when it holds more
+        positions than this.
     cooperative : bool
         Every seat plays for the goal: :meth:`can_force` then answers whether
         *some* legal play of the remaining cards gives the side a number of
@@ -353,7 +362,8 @@ class DoubleDummySolver:
         or_bits = (1 << players) - 1 if cooperative else self._side_bits
         self.max_entries = max_entries
         self._tt: dict[int, list[Any]] = {}
-        self._search = _make_search(trump, players, self._side_bits, or_bits, self._tt)
+        self._seen: dict[tuple[int, ...], tuple[bool, int]] = {}
+        self._search = _make_search(trump, players, self._side_bits, or_bits, self._tt, self._seen)
 
     # ------------------------------------------------------------ queries
     def _check(self, pos: Position) -> None:
@@ -369,6 +379,8 @@ class DoubleDummySolver:
         self._check(pos)
         if len(self._tt) > self.max_entries:
             self.clear()
+        elif len(self._seen) > self.max_entries:
+            self._seen.clear()
         return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
@@ -426,6 +438,7 @@ class DoubleDummySolver:
     def clear(self) -> None:
         """Empty the transposition table."""
         self._tt.clear()
+        self._seen.clear()
 
     # ------------------------------------------------------------- search
     def _root(self, pos: Position, low: int, high: int) -> bool:
@@ -457,7 +470,12 @@ class DoubleDummySolver:
 
 
 def _make_search(
-    trump: int | None, n: int, side_bits: int, or_bits: int, tt: dict[int, list[Any]]
+    trump: int | None,
+    n: int,
+    side_bits: int,
+    or_bits: int,
+    tt: dict[int, list[Any]],
+    seen: dict[tuple[int, ...], tuple[bool, int]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -670,6 +688,11 @@ def _make_search(
                 extra |= lb << tshift
             if extra and lo == 0 and hi == rem:
                 return True, extra
+        # a position met before with the same goal: its answer and relevant cards
+        key = (*hands, leader << 8 | lo << 4 | hi)
+        known = seen.get(key)
+        if known is not None:
+            return known
         # the position's description: compressed suits and suit lengths
         full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
@@ -710,11 +733,13 @@ def _make_search(
                             if jt[i]:
                                 sh = suit_shifts[i]
                                 rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
-                        return dec == 1, rel
+                        seen[key] = known = (dec == 1, rel)
+                        return known
         if lo > 0 and kind == 0 and side_bits >> leader & 1:
             q, qrel = quick(hands, leader, allc)
             if q >= lo:
-                return True, qrel | extra
+                seen[key] = known = (True, qrel | extra)
+                return known
         result, rel = play(hands, leader, 0, -1, -1, -1, 0, allc, lo, hi, rem)
         # store under the relevant part of the position
         relm = 0
@@ -753,7 +778,8 @@ def _make_search(
             if e[6] is None:
                 e[6] = []
             e[6].append((lo, hi, result))
-        return result, rel | extra
+        seen[key] = known = (result, rel | extra)
+        return known
 
     def play(
         hands: list[int],
@@ -924,7 +950,10 @@ def _make_search(
         last = pos == n - 1
         nxt = pos + 1
         acc = 0
+        skip = 0
         for c in cards:
+            if skip >> c & 1:
+                continue
             hands[p] = h & ~(1 << c)
             if pos == 0:
                 nw, ns, nled = c, p, c >> 3
@@ -965,6 +994,13 @@ def _make_search(
             elif not r:
                 return False, crel
             acc |= crel
+            # a later card of this suit below every relevant rank (as this one is)
+            # leads to an equivalent position: the same answer
+            cs8 = c & 24
+            rb = (crel >> cs8) & 0xFF
+            t = (rb & -rb).bit_length() - 1 if rb else 8
+            if (c & 7) < t:
+                skip |= ((1 << t) - 1) << cs8
         # every move was needed: a run that stood for its equivalent cards makes
         # them relevant down to its lowest card
         if acc:
@@ -1017,7 +1053,10 @@ def _make_search(
             else:
                 cards = reps[:k][::-1] + reps[k:][::-1]
         acc = 0
+        skip = 0
         for c in cards:
+            if skip >> c & 1:
+                continue
             hands[p] = h ^ (1 << c)
             if can_beat and c > wcard:
                 nw, ns = c, p
@@ -1043,6 +1082,13 @@ def _make_search(
             elif not r:
                 return False, crel
             acc |= crel
+            # a later card of this suit below every relevant rank (as this one is)
+            # leads to an equivalent position: the same answer
+            cs8 = c & 24
+            rb = (crel >> cs8) & 0xFF
+            t = (rb & -rb).bit_length() - 1 if rb else 8
+            if (c & 7) < t:
+                skip |= ((1 << t) - 1) << cs8
         if acc:
             rb = (acc >> sh) & 0xFF
             if rb:
