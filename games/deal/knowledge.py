@@ -1305,21 +1305,24 @@ class DealKnowledge:
         # nodes: 0 source, groups, locations, the gate, the sink
         n = G + L + 3
         gate, snk = G + L + 1, G + L + 2
-        cap = [[0] * n for _ in range(n)]
+        cap: list[dict[int, int]] = [{} for _ in range(n)]
         total = 0
         for g, ((query, c, lo_k, hi_k), m) in enumerate(groups.items()):
             u = 1 + g
             r = m * (c - sum(lo_k))
-            cap[0][u] = r
+            if r:
+                _add_edge(cap, 0, u, r)
             total += r
             for ll in range(L):
                 c_gl = m * (hi_k[ll] - lo_k[ll])
                 if c_gl:
                     to = gate if ll == q and query == limited else 1 + G + ll
-                    cap[u][to] += c_gl
-        cap[gate][1 + G + q] = gate_cap
+                    _add_edge(cap, u, to, c_gl)
+        if gate_cap:
+            _add_edge(cap, gate, 1 + G + q, gate_cap)
         for ll in range(L):
-            cap[1 + G + ll][snk] = demand[ll]
+            if demand[ll]:
+                _add_edge(cap, 1 + G + ll, snk, demand[ll])
         return _max_flow(cap, 0, snk, total) == total
 
     def probability_at_least(
@@ -1615,30 +1618,31 @@ class _Aux:
         return lo_v, hi_v
 
 
-def _max_flow(cap: list[list[int]], src: int, snk: int, limit: int) -> int:
-    """Maximum flow (up to ``limit``) on a capacity matrix, which it leaves residual.
+def _max_flow(cap: list[dict[int, int]], src: int, snk: int, limit: int) -> int:
+    """Maximum flow (up to ``limit``) on sparse capacities, which it leaves residual.
+
+    ``cap[u]`` maps each node ``v`` that an edge ``u -> v`` reaches to its
+    capacity; every reverse edge must be listed too (capacity 0), so the
+    residual network has the same keys.  Breadth-first augmenting paths.
 
     Examples
     --------
-    >>> _max_flow([[0, 2, 1], [0, 0, 1], [0, 0, 0]], 0, 2, 10)
+    >>> _max_flow([{1: 2, 2: 1}, {0: 0, 2: 1}, {0: 0, 1: 0}], 0, 2, 10)
     2
     """
-    n = len(cap)
     flow = 0
     while flow < limit:
-        parent = [-1] * n
-        parent[src] = src
+        parent = {src: src}
         frontier = [src]
-        while frontier and parent[snk] < 0:
+        while frontier and snk not in parent:
             nxt = []
             for u in frontier:
-                row = cap[u]
-                for v in range(n):
-                    if row[v] > 0 and parent[v] < 0:
+                for v, c in cap[u].items():
+                    if c > 0 and v not in parent:
                         parent[v] = u
                         nxt.append(v)
             frontier = nxt
-        if parent[snk] < 0:
+        if snk not in parent:
             break
         push = limit - flow
         v = snk
@@ -1656,13 +1660,18 @@ def _max_flow(cap: list[list[int]], src: int, snk: int, limit: int) -> int:
     return flow
 
 
+def _add_edge(cap: list[dict[int, int]], u: int, v: int, c: int) -> None:
+    """Add capacity ``c`` to the edge ``u -> v`` of :func:`_max_flow`'s network."""
+    cap[u][v] = cap[u].get(v, 0) + c
+    cap[v].setdefault(u, 0)
+
+
 def _feasible_flow(n: int, src: int, snk: int, edges: Sequence[tuple[int, int, int, int]]) -> bool:
     """Whether a flow from ``src`` to ``snk`` keeps every edge ``(u, v, low, high)``
     between its bounds (and every other node balanced).
 
     The lower bounds become demands of a second source and sink; the flow is
-    feasible exactly when a maximum flow between those saturates them
-    (breadth-first augmenting paths).
+    feasible exactly when a maximum flow between those saturates them.
 
     Examples
     --------
@@ -1674,54 +1683,22 @@ def _feasible_flow(n: int, src: int, snk: int, edges: Sequence[tuple[int, int, i
     s2, t2 = n, n + 1
     cap: list[dict[int, int]] = [{} for _ in range(n + 2)]
     excess = [0] * n
-
-    def add(u: int, v: int, c: int) -> None:
-        cap[u][v] = cap[u].get(v, 0) + c
-        cap[v].setdefault(u, 0)
-
     for u, v, low, high in edges:
         if high < low:
             return False
         if high > low:
-            add(u, v, high - low)
+            _add_edge(cap, u, v, high - low)
         excess[v] += low
         excess[u] -= low
-    add(snk, src, 1 << 40)  # the flow returns: a circulation
+    _add_edge(cap, snk, src, 1 << 40)  # the flow returns: a circulation
     need = 0
     for v, e in enumerate(excess):
         if e > 0:
-            add(s2, v, e)
+            _add_edge(cap, s2, v, e)
             need += e
         elif e < 0:
-            add(v, t2, -e)
-    flow = 0
-    while flow < need:
-        parent = {s2: s2}
-        frontier = [s2]
-        while frontier and t2 not in parent:
-            nxt = []
-            for u in frontier:
-                for v, c in cap[u].items():
-                    if c > 0 and v not in parent:
-                        parent[v] = u
-                        nxt.append(v)
-            frontier = nxt
-        if t2 not in parent:
-            return False
-        push = need - flow
-        v = t2
-        while v != s2:
-            u = parent[v]
-            push = min(push, cap[u][v])
-            v = u
-        v = t2
-        while v != s2:
-            u = parent[v]
-            cap[u][v] -= push
-            cap[v][u] += push
-            v = u
-        flow += push
-    return True
+            _add_edge(cap, v, t2, -e)
+    return _max_flow(cap, s2, t2, need) == need
 
 
 def _gmax(
