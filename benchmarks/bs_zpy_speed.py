@@ -87,8 +87,9 @@ from tqdm import tqdm
 if "--lib" in sys.argv:  # a worker timing another copy of the library: that copy first
     sys.path.insert(0, os.path.abspath(sys.argv[sys.argv.index("--lib") + 1]))
 
-from games.base import CHANCE, TERMINAL, load_game, make_bot, play_game  # noqa: E402
+from games.base import load_game, make_bot, play_game, sample_chance  # noqa: E402
 from games.bs_zpy import BSZPYGame, BSZPYState, SeatKnowledge  # noqa: E402
+from games.bs_zpy.knowledge import follow_claims  # noqa: E402
 
 #: The bots of the claim games, seat by seat.
 NAMES = ["knowledge", "bluffer", "truthful", "bluffer", "probabilistic"]
@@ -143,34 +144,12 @@ def claim_states(states: int, first: int = 0) -> Iterator[tuple[int, int, SeatKn
         know = [SeatKnowledge(game.rules, s) for s in range(n)]
         for s, b in enumerate(bots):
             b.restart(game, s)
-        seen = [0] * n
-        while True:
+
+        for rec in follow_claims(state, bots, know, lambda st, r=rng: sample_chance(st, r)):
             for s in range(n):
-                obs = state.observations(s)
-                while seen[s] < len(obs):
-                    bots[s].inform(obs[seen[s]])
-                    know[s].update(obs[seen[s]])
-                    seen[s] += 1
-            cur = state.current_player()
-            if cur == TERMINAL:
-                break
-            rec = state.waiting_claim()
-            if rec is not None and state.phase == "call" and cur == (rec.seat + 1) % n:
-                for s in range(n):
-                    if s != rec.seat and given < states:
-                        given += 1
-                        yield seed, s, know[s]
-            if cur == CHANCE:
-                outs = state.chance_outcomes()
-                x, acc, action = rng.random(), 0.0, outs[-1][0]
-                for a, p in outs:
-                    acc += p
-                    if x < acc:
-                        action = a
-                        break
-            else:
-                action = bots[cur].step(state.legal_actions(cur))
-            state.apply_action(action)
+                if s != rec.seat and given < states:
+                    given += 1
+                    yield seed, s, know[s]
         seed += 1
 
 

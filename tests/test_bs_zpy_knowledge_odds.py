@@ -17,8 +17,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from games.base import CHANCE, TERMINAL, load_game, make_bot
+from games.base import load_game, make_bot
 from games.bs_zpy import SeatKnowledge
+from games.bs_zpy.knowledge import follow_claims
 from tests.test_deal_counting_classes import _brute
 
 POOL = [f"{r}{s}" for r in "3456789" for s in "HS"]
@@ -37,30 +38,18 @@ def _claims(seed: int):
     for s, b in enumerate(bots):
         b.restart(game, s)
     know = [SeatKnowledge(game.rules, s) for s in range(4)]
-    seen = [0] * 4
-    while True:
+
+    def chance(st):
+        outs = st.chance_outcomes()
+        return outs[rng.randrange(len(outs))][0]
+
+    for rec in follow_claims(state, bots, know, chance):
         for s in range(4):
-            obs = state.observations(s)
-            while seen[s] < len(obs):
-                bots[s].inform(obs[seen[s]])
-                know[s].update(obs[seen[s]])
-                seen[s] += 1
-        cur = state.current_player()
-        if cur == TERMINAL:
-            return
-        rec = state.waiting_claim()
-        if rec is not None and state.phase == "call" and cur == (rec.seat + 1) % 4:
-            for s in range(4):
-                k = know[s]
-                sp = k.open_play()
-                if s != rec.seat and sp is not None and not k.counting_refutes(sp.claim):
-                    cons, _ = k._truth(sp.seat, sp.claim, sp.lead, pre=True)
-                    yield k, cons
-        if cur == CHANCE:
-            outs = state.chance_outcomes()
-            state.apply_action(outs[rng.randrange(len(outs))][0])
-        else:
-            state.apply_action(bots[cur].step(state.legal_actions(cur)))
+            k = know[s]
+            sp = k.open_play()
+            if s != rec.seat and sp is not None and not k.counting_refutes(sp.claim):
+                cons, _ = k._truth(sp.seat, sp.claim, sp.lead, pre=True)
+                yield k, cons
 
 
 def _holds(k: SeatKnowledge, cons) -> object:

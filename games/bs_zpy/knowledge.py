@@ -53,12 +53,13 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from games.base import Observation
 from games.bs_zpy.state import BSZPYState
+from games.deal import DealKnowledge
 from games.errors import InvalidParameterError
 from games.shengji.knowledge import SeatDeal, drop_one
 from games.shengji.rules.cards import (
@@ -82,6 +83,7 @@ __all__ = [
     "SeatKnowledge",
     "ClaimOdds",
     "seat_knowledge",
+    "follow_claims",
     "SeenPlay",
     "bs_zpy_card_history",
     "follow_validity",
@@ -621,13 +623,9 @@ class SeatKnowledge(SeatDeal):
         steps = self._steps(cons)
         if len(steps) <= 1 or any(c.k < 0 for c in steps):
             return self._chain(cons, exact=exact)
-        zero = Fraction(0) if exact else 0.0
-        kn = self.knowledge.copy()
-        try:
-            for c in steps:
-                self._apply(kn, c)
-        except InconsistentKnowledgeError:
-            return zero
+        kn = self._applied(steps)
+        if kn is None:
+            return Fraction(0) if exact else 0.0
         base = self.knowledge._engine(exact=exact)
         if base.total() == 0:
             raise InconsistentKnowledgeError(
@@ -640,6 +638,18 @@ class SeatKnowledge(SeatDeal):
             return 0.0
         return min(1.0, math.exp(hit.log_total() - base.log_total()))
 
+    def _applied(self, cons: Sequence[Constraint]) -> DealKnowledge | None:
+        """A copy of the knowledge with every constraint applied; None if they contradict it."""
+        from games.errors import InconsistentKnowledgeError
+
+        kn = self.knowledge.copy()
+        try:
+            for c in cons:
+                self._apply(kn, c)
+        except InconsistentKnowledgeError:
+            return None
+        return kn
+
     def _possible(self, cons: Sequence[Constraint]) -> bool:
         """Exactly whether some deal this seat considers possible satisfies every constraint.
 
@@ -648,11 +658,8 @@ class SeatKnowledge(SeatDeal):
         """
         from games.errors import InconsistentKnowledgeError
 
-        kn = self.knowledge.copy()
-        try:
-            for c in cons:
-                self._apply(kn, c)
-        except InconsistentKnowledgeError:
+        kn = self._applied(cons)
+        if kn is None:
             return False
         if cons:
             try:
@@ -840,6 +847,60 @@ def seat_knowledge(state: BSZPYState, seat: int, *, deal: bool = True) -> SeatKn
     for o in state.observations(seat):
         sk.update(o)
     return sk
+
+
+def follow_claims(
+    state: BSZPYState,
+    bots: Sequence[Any],
+    knowledge: Sequence[SeatKnowledge],
+    chance: Callable[[BSZPYState], int],
+) -> Iterator[Any]:
+    """Play ``state`` to its end; yield the waiting claim whenever calls are open.
+
+    Every seat's observations go, in order, to its bot (``inform``) and to
+    its :class:`SeatKnowledge` (``update``), so at each yield ``knowledge[s]``
+    is what seat ``s`` knows.  A claim is yielded once, when the seat after
+    the claimer is to act on it; ``chance(state)`` picks the action at chance
+    nodes (e.g. :func:`games.base.sample_chance`), the bots pick the others.
+
+    Examples
+    --------
+    >>> import random
+    >>> from games.base import load_game, make_bot, sample_chance
+    >>> game = load_game("bs-zpy", players=4)
+    >>> hands = ["3H 4H 5H", "3S 4S 5S", "6H 7H 8H", "6S 7S 8S"]
+    >>> st = game.position(hands, trump="2D", landlord=0, friends=["AH"])
+    >>> bots = [make_bot("bs-zpy", "truthful", seed=s) for s in range(4)]
+    >>> for s, b in enumerate(bots):
+    ...     b.restart(game, s)
+    >>> know = [SeatKnowledge(game.rules, s) for s in range(4)]
+    >>> rng = random.Random(0)
+    >>> claims = list(follow_claims(st, bots, know, lambda s: sample_chance(s, rng)))
+    >>> len(claims) > 0, st.is_terminal()
+    (True, True)
+    """
+    from games.base import CHANCE, TERMINAL
+
+    n = state.num_players()
+    seen = [0] * n
+    while True:
+        for s in range(n):
+            obs = state.observations(s)
+            while seen[s] < len(obs):
+                bots[s].inform(obs[seen[s]])
+                knowledge[s].update(obs[seen[s]])
+                seen[s] += 1
+        cur = state.current_player()
+        if cur == TERMINAL:
+            return
+        rec = state.waiting_claim()
+        if rec is not None and state.phase == "call" and cur == (rec.seat + 1) % n:
+            yield rec
+        if cur == CHANCE:
+            action = chance(state)
+        else:
+            action = bots[cur].step(state.legal_actions(cur))
+        state.apply_action(action)
 
 
 #: Location of the face-down play being settled.
