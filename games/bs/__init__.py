@@ -90,7 +90,7 @@ __all__ = [
 
 register_game("bs", make_game, doc=__doc__ or "", narrate=narrate, variants=VARIANTS)
 
-from games.bs import examples, strategic  # noqa: E402, F401  (register sample, first-card, strategic)
+from games.bs import examples, published, strategic  # noqa: E402, F401  (register their bots)
 from games.bs.bots import (  # noqa: E402  (registers the bots once the game is registered)
     BSBot,
     KnowledgeBot,
