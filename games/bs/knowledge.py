@@ -243,10 +243,10 @@ class SeatKnowledge:
 
         When the knowledge from just before the play has no joint constraint,
         its consistent deals are those within the cell bounds and the sizes,
-        so whether the claimer can have held ``count`` cards of the rank (and
-        whether it can have held fewer, which sends the count to the current
-        knowledge) is a feasible flow, found without counting; the knowledge
-        evolves as it would with the count.  Otherwise this counts.
+        so whether the claimer can have held ``count`` cards of the rank is a
+        feasible flow, found without counting, when the count would drop no
+        constraint (so the knowledge evolves as it would with the count).
+        Otherwise this counts.
         """
         assert self.last is not None
         p, rank, cnt = self.last
@@ -263,9 +263,9 @@ class SeatKnowledge:
             or not before._query_fits(kinds, hand)
         ):
             return self._could_be_honest() != 0.0
-        if not before._count_possible(kinds, hand, 0, cnt - 1):
-            # surely honest before the play: counted on the current knowledge
-            return self._could_be_honest_after() != 0.0
+        # (a claim that is surely honest is counted on the current knowledge,
+        # but that count drops no constraint (the query fits) and is positive,
+        # as this flow is: the true deal is among the consistent ones)
         total = sum(self.game.deck.copies[k] for k in kinds)
         return before._count_possible(kinds, hand, cnt, total)
 
