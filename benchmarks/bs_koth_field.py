@@ -10,7 +10,9 @@ bots and the tournament text's example players:
 * ``strategic`` (:mod:`games.bs.strategic`), ``probabilistic``, ``knowledge``,
   ``threshold`` and ``liar`` (:mod:`games.bs.bots`);
 * ``sample`` and ``first-card`` (:mod:`games.bs.examples`, the text's sample
-  player and its ``requestCards`` alone).
+  player and its ``requestCards`` alone);
+* with ``--bots``, any registered bot, e.g. ``con-man`` and
+  ``calculating-liar`` (:mod:`games.bs.published`, the scoreboard's leaders).
 
 ``field`` plays ``--games`` games of the field (seats drawn per game,
 seeded).  ``tables`` plays every table of ``--focus`` and three of the other
@@ -51,7 +53,18 @@ Measured (seed 18, 2 workers on a shared 2-core machine under load):
   truthful 0.187, first-card 0.109, random 0.044, liar 0.001;
 * ``tables --table-games 500`` with those bots: strategic first at all 20
   tables, from 0.562 [0.518, 0.605] (with threshold, random, sample) to 0.994;
-* ``speed --games 1000``: four strategic bots, 58.6 games/s, 7.4 rounds a game.
+* ``speed --games 1000``: four strategic bots, 58.6 games/s, 7.4 rounds a game;
+* against the tournament scoreboard's two leaders rewritten from their
+  published strategies (:mod:`games.bs.published`), seed 18, 1 worker:
+  ``field --games 20000 --bots strategic,con-man,calculating-liar,truthful,threshold,sample,first-card``,
+  137 games/s: strategic 8,158 of 11,443 games, 0.713 [0.705, 0.721]; next
+  con-man 0.339 [0.330, 0.348], calculating-liar 0.287, truthful 0.258,
+  first-card 0.100, threshold 0.038, sample 0.014.  In the games both played,
+  strategic won 0.558 against con-man's 0.255 and 0.677 against
+  calculating-liar's 0.160;
+* ``tables --table-games 300`` with those bots: strategic first at all 20
+  tables, from 0.470 [0.414, 0.527] (with con-man, calculating-liar and
+  first-card; con-man 0.237) to 0.983.
 """
 
 from __future__ import annotations
