@@ -223,7 +223,7 @@ def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, 
     except SizeLimitError as exc:
         out["status"] = "size-limit"
         out["error"] = str(exc)[:300]
-        out["refused_by"] = "quotient" if gk._wide is not None else "structure"
+        out["refused_by"] = gk.refused_by or "structure"
     out["state_s"] = time.perf_counter() - t0
     return out
 

@@ -15,6 +15,7 @@ from games.epistemic.history import (
     card_key,
     has_atom,
 )
+from games.epistemic.kinds import kind_holds, kind_quotient
 from games.epistemic.knowledge import GameKnowledge, Step
 from games.epistemic.quotient import QuotientModel, quotient_holds, quotient_model
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
@@ -40,6 +41,8 @@ __all__ = [
     "QuotientModel",
     "quotient_model",
     "quotient_holds",
+    "kind_quotient",
+    "kind_holds",
     "HistoryStructure",
     "history_structure",
     "history_steps",

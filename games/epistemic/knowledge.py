@@ -94,8 +94,11 @@ class GameKnowledge:
     :mod:`games.deal`, with an onlooker :data:`PUBLIC` who sees only what
     everybody sees) answers every formula of modal depth 1 over the cards
     and decides deeper ones where the public knowledge or a seat's ignorance
-    settles them (a void shown to the table is common knowledge); anything
-    else raises the refusal (:class:`~kripke.errors.SizeLimitError`).
+    settles them (a void shown to the table is common knowledge); on a deck
+    with copies what counting leaves undecided goes to the kind quotient
+    (:func:`~games.epistemic.kinds.kind_quotient`, route ``"quotient"``,
+    exact, for small decks and short histories); anything else raises the
+    refusal (:class:`~kripke.errors.SizeLimitError`).
     :meth:`count` and the probabilities of formulas about the cards then
     come from exact counting too; probabilities of formulas about
     knowledge, and :attr:`pointed`, need the structure.
@@ -138,10 +141,15 @@ class GameKnowledge:
         self._refusal: Any = None
         self._wide: Any = None
         self._quotients: list[Any] = []
+        self._kinds: list[Any] = []
         self._public: Any = None
-        #: Which route answered the last formula: ``"structure"``, ``"local quotient"`` or
-        #: ``"counting"`` (exact counting, :meth:`_by_counting`).
+        #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
+        #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
+        #: kind quotient of a deck with copies, :meth:`_by_kinds`).
         self.route: str | None = None
+        #: Which route's refusal the last unanswered formula raised: ``"structure"`` or
+        #: ``"quotient"`` (a card-symmetry or kind quotient, tried after the structure).
+        self.refused_by: str | None = None
 
     # ------------------------------------------------------------ models
     @property
@@ -226,10 +234,16 @@ class GameKnowledge:
             except SizeLimitError as exc:
                 refused = exc
         decided = self._by_counting(g)
-        if decided is None:
-            raise refused if refused is not None else self._refusal
-        self.route = "counting"
-        return decided
+        if decided is not None:
+            self.route = "counting"
+            return decided
+        if refused is None and any(c > 1 for c in self.history.deck.copies):
+            try:
+                return self._by_kinds(g)
+            except SizeLimitError as exc:
+                refused = exc
+        self.refused_by = "structure" if refused is None else "quotient"
+        raise refused if refused is not None else self._refusal
 
     def _quotient_first(self) -> bool:
         """Whether truth queries try the quotient before building the structure: a
@@ -401,6 +415,26 @@ class GameKnowledge:
         else:
             out = bool(self._quotient(g).holds(g))
         self.route = "local quotient"
+        return out
+
+    def _by_kinds(self, g: Any) -> bool:
+        """Truth of ``g`` on the kind quotient (route ``"quotient"``, decks with copies:
+        :func:`~games.epistemic.kinds.kind_quotient`), a kept one when it covers
+        ``g``'s cards, agents and groups."""
+        from games.epistemic.kinds import kind_quotient
+        from games.epistemic.quotient import _groups_of
+
+        cards = {a.args[1].partition("#")[0] for a in g.atoms()}
+        agents = set(g.agents())
+        groups = _groups_of([g])
+        for q in self._kinds:
+            if cards <= set(q.cards) and agents <= set(q.agents) and groups <= set(q.groups):
+                break
+        else:
+            q = kind_quotient(self.history, sorted(cards), agents=agents, formulas=[g])
+            self._kinds.append(q)
+        out = bool(q.holds(g))
+        self.route = "quotient"
         return out
 
     def _quotient(self, g: Any) -> Any:

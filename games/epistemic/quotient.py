@@ -1404,18 +1404,12 @@ def quotient_model(
     (True, False)
     """
     from games.epistemic.symbolic import simplify_steps
-    from kripke.models import KripkeModel, PointedModel
 
     t0 = time.perf_counter()
     _no_copies(h)
     query = tuple(dict.fromkeys(h.deck.name(_card_index(h, c)) for c in cards))
     names = named_cards(h, query)
-    grp = {tuple(sorted({seat_agent(h, a) for a in g})) for g in groups}
-    grp |= _groups_of(read_formula(h, f) for f in formulas)
-    grp = {g for g in grp if len(g) > 1}
-    watch = set(h.agents) if agents is None else {seat_agent(h, a) for a in agents}
-    for g in grp:
-        watch.update(g)
+    grp, watch = _watched(h, agents, groups, formulas)
     steps = simplify_steps(h)
     qk = {h.deck.index(c) for c in query}
     path: frozenset[tuple[Any, ...]] | None = None
@@ -1504,24 +1498,19 @@ def quotient_model(
         order = [order[i] for i in near]
         keys = {r: [ks[i] for i in near] for r, ks in keys.items()}
         actual = near.index(actual)
-    labels = [f"q{i}" for i in range(len(order))]
-    val: dict[str, list[str]] = {}
-    parts: dict[str, dict[Any, list[str]]] = {r: {} for r in relations}
-    for i, (nm, _) in enumerate(order):
-        lab = labels[i]
-        val[lab] = [f"has({h.locations[nm[j][1]]}, {c})" for j, c in qpos.items()]
-        for r in relations:
-            parts[r].setdefault(keys[r][i], []).append(lab)
-    atoms = [f"has({loc}, {c})" for loc in h.locations for c in query]
-    model = KripkeModel.from_partitions(
-        labels, val, {r: list(cl.values()) for r, cl in parts.items()}, atoms=atoms
+    pointed = _partition_model(
+        "q",
+        [[f"has({h.locations[nm[j][1]]}, {c})" for j, c in qpos.items()] for nm, _ in order],
+        keys,
+        [f"has({loc}, {c})" for loc in h.locations for c in query],
+        actual,
     )
     out = QuotientModel(
         h,
         query,
         names,
         order,
-        PointedModel(model, labels[actual]),
+        pointed,
         peak=peak,
         groups=group_names,
         agents=tuple(a for a in h.agents if a in watch),
@@ -1531,6 +1520,50 @@ def quotient_model(
     )
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _watched(
+    h: CardHistory,
+    agents: Iterable[Any] | None,
+    groups: Iterable[Iterable[Any]],
+    formulas: Iterable[Any],
+) -> tuple[set[tuple[str, ...]], set[str]]:
+    """The groups of two or more agents whose distributed knowledge is asked (given and
+    in ``formulas``) and the agents whose observations a quotient tracks (``agents``,
+    default every agent, and the groups' members)."""
+    grp = {tuple(sorted({seat_agent(h, a) for a in g})) for g in groups}
+    grp |= _groups_of(read_formula(h, f) for f in formulas)
+    grp = {g for g in grp if len(g) > 1}
+    watch = set(h.agents) if agents is None else {seat_agent(h, a) for a in agents}
+    for g in grp:
+        watch.update(g)
+    return grp, watch
+
+
+def _partition_model(
+    prefix: str,
+    vals: Sequence[list[str]],
+    keys: dict[str, list[Any]],
+    atoms: list[str],
+    actual: int,
+) -> Any:
+    """The pointed Kripke model of states ``0..len(vals)-1`` (labelled ``prefix<i>``)
+    with the true atoms ``vals[i]``, one relation per ``keys`` entry (states with
+    equal keys are indistinguishable), pointed at state ``actual``."""
+    from kripke.models import KripkeModel, PointedModel
+
+    labels = [f"{prefix}{i}" for i in range(len(vals))]
+    parts: dict[str, dict[Any, list[str]]] = {r: {} for r in keys}
+    for r, ks in keys.items():
+        for lab, k in zip(labels, ks, strict=True):
+            parts[r].setdefault(k, []).append(lab)
+    model = KripkeModel.from_partitions(
+        labels,
+        dict(zip(labels, vals, strict=True)),
+        {r: list(cl.values()) for r, cl in parts.items()},
+        atoms=atoms,
+    )
+    return PointedModel(model, labels[actual])
 
 
 def quotient_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:

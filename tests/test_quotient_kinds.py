@@ -1,0 +1,137 @@
+"""The kind quotient (decks with copies) answers like the explicit history model.
+
+Random small decks with copies (:func:`tests.test_epistemic.random_history`:
+hidden and public moves, private and public reveals and shows, pickups,
+counts and facts), short koth-like BS games (3 ranks of 3 copies, 4 seats)
+and a Shengji-like deck (2 copies of each card, a kitty buried unseen), with
+random formulas over the atoms ``has(L, C)`` and ``has(L, C#k)`` of one or
+two cards: :func:`games.epistemic.kinds.kind_quotient` ==
+:func:`games.epistemic.explicit_model`.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, Count, GameKnowledge, Move, MoveAll, explicit_model
+from games.epistemic.history import card_key
+from games.epistemic.kinds import kind_holds, kind_quotient, named_kinds
+from games.errors import InvalidParameterError
+from kripke import holds
+from kripke.errors import SizeLimitError
+from kripke.formulas import Atom
+from tests.test_epistemic import random_formula, random_history
+from tests.test_epistemic_games import SHORT_GAMES, random_point
+
+
+def check_kinds(h: CardHistory, seed: int, rounds: int = 3, formulas: int = 12, depth: int = 2):
+    """Random card subsets, agent subsets and formulas: kind quotient == explicit."""
+    rng = random.Random(seed)
+    pm = explicit_model(h)
+    d = h.deck
+    out = []
+    for _ in range(rounds):
+        cards = rng.sample(list(d.names), rng.randint(1, min(2, len(d.names))))
+        keys = [
+            card_key(c, j, d.copies[d.index(c)])
+            for c in cards
+            for j in range(1, d.copies[d.index(c)] + 1)
+        ]
+        atoms = [Atom("has", (loc, c)) for loc in h.locations for c in keys]
+        agents = rng.sample(list(h.agents), rng.randint(1, len(h.agents)))
+        fs = [random_formula(rng, h, depth, agents=agents, atoms=atoms) for _ in range(formulas)]
+        q = kind_quotient(h, cards, agents=agents if rng.random() < 0.5 else None, formulas=fs)
+        for f in fs:
+            assert q.holds(f) == holds(pm, f), (seed, cards, str(f))
+        out.append(q)
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_random_histories_with_copies_answer_alike(seed):
+    """Random histories on decks with copies (every event kind), depth <= 2."""
+    h = random_history(seed, copies=True, events=8)
+    check_kinds(h, seed)
+
+
+def test_random_histories_depth_three():
+    """The same at modal depth 3 on a few seeded histories."""
+    for seed in range(12):
+        check_kinds(random_history(seed, copies=True, events=6), seed, rounds=1, depth=3)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_short_koth_games_answer_alike(seed):
+    """Random points of a koth game on 3 ranks of 3 copies, 4 seats: hidden plays,
+    calls, pickups; all copies of a rank identical."""
+    h = random_point(SHORT_GAMES["koth"](), seed, max_plays=6).card_history()
+    check_kinds(h, seed, rounds=2, formulas=8)
+
+
+def shengji_like(seed: int) -> CardHistory:
+    """Two copies of four cards dealt to three seats and a kitty; the declarer x takes
+    the kitty and buries two cards unseen, then face-up plays and a void."""
+    rng = random.Random(seed)
+    d = Deck(["A", "B", "C", "D"], [2, 2, 2, 2])
+    cards = list(d.all_cards())
+    rng.shuffle(cards)
+    h = CardHistory(
+        d,
+        {"x": cards[:2], "y": cards[2:4], "z": cards[4:6], "kitty": cards[6:], "trick": []},
+        ["x", "y", "z"],
+    )
+    h = h.then(MoveAll("kitty", "x", seen_by=["x"]))
+    bury = rng.sample(list(h.content()["x"]), 2)
+    h = h.then(Move(bury, "x", "kitty", seen_by=["x"]))
+    for seat in ("x", "y"):
+        card = rng.choice(list(h.content()[seat]))
+        h = h.then(Move([card], seat, "trick"))
+    z = h.content()["z"]
+    missing = [c for c in d.names if c not in z]
+    if missing:
+        h = h.then(Count(["z"], [missing[0]], 0, 0))
+    return h
+
+
+def test_shengji_like_deck_answers_alike():
+    """A buried kitty, face-up plays and a void on a deck of pairs."""
+    for seed in range(15):
+        check_kinds(shengji_like(seed), seed, rounds=2, formulas=10)
+
+
+def test_game_knowledge_route_on_copies():
+    """GameKnowledge answers a deck with copies on the kind quotient when the structure
+    is refused and counting does not decide (route ``"quotient"``), exactly like the
+    explicit model."""
+    routes = []
+    for seed in range(8):
+        h = random_point(SHORT_GAMES["koth"](), seed, max_plays=6).card_history()
+        gk = GameKnowledge(h, max_width=1)  # the structure is refused at once
+        pm = explicit_model(h)
+        rng = random.Random(seed)
+        for _ in range(6):
+            f = random_formula(rng, h, 2)
+            assert gk.holds(f) == holds(pm, f), (seed, str(f))
+            routes.append(gk.route)
+    assert set(routes) == {"quotient", "counting"}
+
+
+def test_named_kinds_and_errors():
+    """Named kinds: the query, public events and public locations; an unknown card
+    is a typed error naming it; a tight limit a SizeLimitError naming the count."""
+    d = Deck(["A", "B", "C"], [2, 2, 1])
+    h = CardHistory(d, {"x": "A B C", "y": "A B", "pile": ""}, ["x", "y"])
+    h2 = h.then(Move("B", "x", "pile"))
+    assert [d.name(k) for k in named_kinds(h2, ["C"])] == ["B", "C"]
+    with pytest.raises(InvalidParameterError, match="'Q'"):
+        kind_quotient(h, ["Q"])
+    with pytest.raises(SizeLimitError, match="states"):
+        kind_quotient(h.then(Move(["A", "B"], "x", "pile", seen_by=["x"])), ["A"], limit=1)
+    assert kind_holds(h2, "K_y has(pile, B) & ~K_y has(x, C#1) | K_y has(x, C)")
