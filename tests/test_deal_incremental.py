@@ -596,3 +596,32 @@ def test_knows_lie_without_counting_equals_the_count(variant, players):
     assert seen[False] > 20 and fast > 20
     if variant == "koth":  # knowledge bots catch known lies there
         assert seen[True] > 0
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("koth", 4), ("classic", 2)])
+def test_knows_lie_on_surely_honest_claims_equals_the_count(variant, seed):
+    """A claim the seat knows the claimer could make (it holds revealed cards of the
+    rank) is answered by the one flow as by the count on the current knowledge."""
+    game = load_game("bs", variant=variant)
+    names = ["knowledge", "threshold", "truthful", "threshold"]
+    bots = [make_bot("bs", n, seed=seed * 7 + s) for s, n in enumerate(names)]
+    sure = 0
+
+    def call(self, player, rank, count):  # type: ignore[no-untyped-def]
+        nonlocal sure
+        v = self.view
+        before = v._before
+        if before is not None and not before._preds:
+            kinds = self.g.kinds_of_rank[rank]
+            sure += not before._count_possible(kinds, f"P{player}", 0, count - 1)
+        ref = copy.copy(v)
+        ref.knowledge = v.knowledge.copy()
+        want = ref._could_be_honest_after() == 0.0
+        got = v.knows_lie()
+        assert got == want
+        assert v.knowledge.relaxations == ref.knowledge.relaxations
+        return got
+
+    bots[0].call = call.__get__(bots[0])  # type: ignore[method-assign]
+    play_game(game, bots, seed=seed, max_steps=400)
+    assert sure >= 1
