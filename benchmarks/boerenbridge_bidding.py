@@ -2,7 +2,7 @@
 
     python benchmarks/boerenbridge_bidding.py --cards 5 --hands 300 --bots sampling,selfish
         [--opponents sampling] [--simulations 200] [--seats-per-deal 1|4]
-        [--out FILE.jsonl] [--summarize]
+        [--out FILE.jsonl] [--summarize] [--by-guess]
 
 Every hand is one round of ``--cards`` cards (a trump turned up, the standard
 scoring).  Each bot of ``--bots`` in turn sits at one seat (rotating with the
@@ -262,6 +262,32 @@ def summarize(recs: list[dict[str, Any]], bots: list[str]) -> str:
     return table(head, rows)
 
 
+def by_guess(recs: list[dict[str, Any]], bots: list[str]) -> str:
+    """Per bot and guess value: how often it was said, the tricks then taken, the
+    shares over / under / on it and the mean score (where the points are lost)."""
+    rows = []
+    for b in bots:
+        rs = [r[b] for r in recs]
+        for g in sorted({r["guess"] for r in rs}):
+            sub = [r for r in rs if r["guess"] == g]
+            n = len(sub)
+            over = sum(r["tricks"] > g for r in sub) / n
+            under = sum(r["tricks"] < g for r in sub) / n
+            rows.append(
+                [
+                    b,
+                    g,
+                    f"{n / len(rs):.0%}",
+                    f"{sum(r['tricks'] for r in sub) / n:.2f}",
+                    f"{over:.0%}/{under:.0%}/{1 - over - under:.0%}",
+                    f"{sum(r['score'] for r in sub) / n:.2f}",
+                    f"{sum(r['score'] for r in sub) / len(rs):+.2f}",
+                ]
+            )
+    head = ["bot", "guess", "share", "tricks", "over/under/hit", "mean score", "share x score"]
+    return table(head, rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=5)
@@ -279,6 +305,7 @@ def main() -> None:
     )
     ap.add_argument("--out", default=None)
     ap.add_argument("--summarize", action="store_true")
+    ap.add_argument("--by-guess", action="store_true", help="also a table per bot and guess value")
     args = ap.parse_args()
     bots = args.bots.split(",")
     out = Path(
@@ -328,6 +355,8 @@ def main() -> None:
     )
     if recs:
         print(summarize(recs, bots))
+        if args.by_guess:
+            print(by_guess(recs, bots))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from games.base import Bot, load_game, make_bot, play_game, registered_bots
 from games.boerenbridge import GUESS_BASE, GuessModel, card_str, parse_card, parse_cards
 from games.boerenbridge.bots import (
     KnowledgeBot,
+    NoisySelfishBot,
     SamplingBot,
     SelfishBot,
     SelfishPlayBot,
@@ -53,6 +54,7 @@ def test_all_bots_are_registered_and_play_legal_games():
         BOTS[::-1][:4],
         ["selfish", "sampling", "selfish-play", "greedy"],
         ["selfish-search", "greedy", "random", "greedy"],
+        ["selfish-noisy", "selfish-play", "knowledge", "greedy"],
     ):
         bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
         res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
@@ -70,7 +72,7 @@ def test_same_seeds_same_game():
 
 
 @pytest.mark.parametrize(
-    "name", ["knowledge", "sampling", "selfish", "selfish-play", "selfish-search"]
+    "name", ["knowledge", "sampling", "selfish", "selfish-play", "selfish-search", "selfish-noisy"]
 )
 def test_bots_decide_from_what_their_seat_saw_only(name):
     """Two deals that differ only in the other hands look the same to East before the
@@ -109,6 +111,7 @@ def test_sampling_and_knowledge_bots_find_the_only_card_that_hits(south_guess, r
     assert decide(SelfishBot(seed=2), state, 2) == parse_card(right)
     assert decide(SelfishPlayBot(seed=2), state, 2) == parse_card(right)
     assert decide(SelfishSearchBot(seed=2), state, 2) == parse_card(right)
+    assert decide(NoisySelfishBot(seed=2), state, 2) == parse_card(right)
     assert decide(KnowledgeBot(seed=2), state, 2) == parse_card(right)
 
 
@@ -278,3 +281,39 @@ def test_selfish_search_is_deterministic_for_a_seed_and_plays_a_legal_card():
     state.apply_action(parse_card("9H"))  # West must follow hearts with JH, KH or 7H
     picks = {decide(SelfishSearchBot(seed=11, simulations=60), state, 3) for _ in range(3)}
     assert len(picks) == 1 and {card_str(c) for c in picks} <= {"JH", "KH", "7H"}
+
+
+def test_noisy_playouts_stray_from_the_rule_for_the_others_only():
+    """With noise the other seats sometimes play a random legal card: the outcomes
+    spread, every trick is still won by someone, a seed repeats its playout, and
+    the kept seat plays by the rule."""
+    import random
+
+    from games.boerenbridge.double_dummy import mask_of
+
+    def playouts(hands, targets, keep, noise=1.0):
+        out = set()
+        for seed in range(40):
+            won = selfish_playout(
+                hands, None, 0, (), [0] * 4, targets, noise, random.Random(seed), keep
+            )
+            assert sum(won) == bin(hands[0]).count("1")
+            again = selfish_playout(
+                hands, None, 0, (), [0] * 4, targets, noise, random.Random(seed), keep
+            )
+            assert won == again
+            out.add(tuple(won))
+        return out
+
+    hands = [
+        mask_of(parse_cards(h))
+        for h in ("AS 7H 8D 9C", "KS QS 8H 9D", "JS 9H 10H 10D", "10S JD QD 10C")
+    ]
+    assert len(playouts(hands, [1, 1, 1, 1], 0)) > 1
+    assert len(playouts(hands, [1, 1, 1, 1], 0, noise=0.0)) == 1
+    # North wants no trick: by the rule it leads the 7♠ under the others' forced
+    # spades and throws the A♠ on the heart; a North that strays may lead the A♠
+    # and then win the 7♠ too
+    hands = [mask_of(parse_cards(h)) for h in ("AS 7S", "KS 8H", "QS 9H", "JS 10H")]
+    assert {won[0] for won in playouts(hands, [0, 1, 0, 0], keep=0)} == {0}
+    assert max(won[0] for won in playouts(hands, [0, 1, 0, 0], keep=-1)) == 2

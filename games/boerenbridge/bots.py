@@ -21,6 +21,8 @@ name                policy
                     (:class:`SelfishBot`)
 ``selfish-play``    ``selfish`` whose cards are also chosen by such playouts
                     (:class:`SelfishPlayBot`)
+``selfish-noisy``   ``selfish-play`` whose playouts let the other seats play a random card
+                    now and then (:class:`NoisySelfishBot`)
 ``selfish-search``  ``selfish`` whose cards are chosen by an information-set tree search
                     over exact-sampler deals, every seat maximising its own score, leaves
                     played out by such playouts (:class:`SelfishSearchBot`)
@@ -39,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +59,7 @@ __all__ = [
     "BayesSamplingBot",
     "SelfishBot",
     "SelfishPlayBot",
+    "NoisySelfishBot",
     "SelfishSearchBot",
     "selfish_playout",
     "estimated_guesses",
@@ -655,10 +659,17 @@ def selfish_playout(
     trick: Sequence[int],
     tricks: Sequence[int],
     targets: Sequence[int],
+    noise: float = 0.0,
+    rng: random.Random | None = None,
+    keep: int = -1,
 ) -> list[int]:
     """Tricks each seat ends with when every seat plays the open hands ``hands``
     to the end pursuing its own target (``targets[p]`` tricks in the round;
     ``tricks[p]`` already won), each with the simple rule of :func:`_selfish_card`.
+
+    With ``noise``, every seat but ``keep`` plays a uniformly random legal card
+    instead of the rule's with that probability (drawn from ``rng``): a model of
+    opponents that do not always play as the rule says.
 
     Examples
     --------
@@ -679,7 +690,11 @@ def selfish_playout(
         p = (lead + len(cur)) % players
         if not hs[p]:
             return won
-        c = _selfish_card(hs, p, cur, lead, targets[p] - won[p], trump, players)
+        if noise and p != keep and rng is not None and rng.random() < noise:
+            options = cards_of(_follow(hs[p], cur))
+            c = options[rng.randrange(len(options))]
+        else:
+            c = _selfish_card(hs, p, cur, lead, targets[p] - won[p], trump, players)
         hs[p] &= ~(1 << c)
         cur.append(c)
         if len(cur) == players:
@@ -729,19 +744,40 @@ class SelfishBot(SamplingBot):
         Deals drawn per card decision (see :class:`SamplingBot`).
     guess_samples : int
         Deals drawn for the guess.
+    noise : float
+        In the playouts every other seat plays a random legal card instead of
+        the rule's with this probability (see :func:`selfish_playout`): real
+        opponents stray from the rule, which spreads the tricks the bot takes.
     """
 
     name = "selfish"
 
-    def __init__(self, seed: int | None = None, samples: int = 24, guess_samples: int = 48):
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 24,
+        guess_samples: int = 48,
+        noise: float = 0.0,
+    ):
         super().__init__(seed, samples)
         self.guess_samples = guess_samples
+        self.noise = noise
+        self._noise_rng = random.Random(seed)
         self._model = GuessModel()
+
+    def restart(self, game: Game, seat: int) -> None:
+        super().restart(game, seat)
+        # its own stream, so the noise leaves the sampler's draws as they were
+        self._noise_rng = random.Random(f"{self.seed}/{seat}")
+
+    def _noisy(self) -> tuple[float, Any, int]:
+        """The playouts' noise, its generator and the seat it spares (this one)."""
+        return self.noise, self._noise_rng, self.seat
 
     def guess(self, legal: list[int]) -> int:
         v = self.view
         assert v is not None
-        deals = v.sample_hands(self.guess_samples, self._np_rng)
+        deals = self._deals(self.guess_samples)
         leader = (v.dealer + 1) % v.players
         zero = [0] * v.players
         totals = dict.fromkeys(legal, 0.0)
@@ -749,7 +785,7 @@ class SelfishBot(SamplingBot):
             targets = estimated_guesses(v, hands, self._model)
             for g in legal:
                 targets[v.seat] = g
-                won = selfish_playout(hands, v.trump, leader, (), zero, targets)
+                won = selfish_playout(hands, v.trump, leader, (), zero, targets, *self._noisy())
                 totals[g] += round_score_of(v, g, won[v.seat])
         return max(legal, key=lambda g: (totals[g], -g))
 
@@ -791,12 +827,13 @@ class SelfishPlayBot(_SelfishCardsBot):
         samples: int = 24,
         guess_samples: int = 48,
         play_samples: int = 48,
+        noise: float = 0.0,
     ):
-        super().__init__(seed, samples, guess_samples)
+        super().__init__(seed, samples, guess_samples, noise)
         self.play_samples = play_samples
 
     def _choose_card(self, v: SeatView, reps: list[int]) -> int:
-        deals = v.sample_hands(self.play_samples, self._np_rng)
+        deals = self._deals(self.play_samples)
         targets = [g or 0 for g in v.guesses]
         guess = targets[v.seat]
         totals = dict.fromkeys(reps, 0.0)
@@ -811,12 +848,32 @@ class SelfishPlayBot(_SelfishCardsBot):
                     leader = (leader + _winner_index(trick, v.trump)) % v.players
                     won[leader] += 1
                     trick = []
-                won = selfish_playout(hs, v.trump, leader, trick, won, targets)
+                won = selfish_playout(hs, v.trump, leader, trick, won, targets, *self._noisy())
                 totals[c] += round_score_of(v, guess, won[v.seat])
         return max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
 
 
 _register("selfish-play", SelfishPlayBot)
+
+
+class NoisySelfishBot(SelfishPlayBot):
+    """:class:`SelfishPlayBot` whose playouts let the other seats stray from the
+    rule: each of their cards is a random legal card with probability ``noise``
+    (registered as ``selfish-noisy``).
+
+    The rule's opponents win and duck exactly as planned, so a bot that trusts it
+    expects to lose the tricks it wants to lose; opponents that stray spread its
+    tricks, and the guesses and cards that stay good under that spread score
+    better against real opponents (``benchmarks/boerenbridge_bidding.py``).
+    """
+
+    name = "selfish-noisy"
+
+    def __init__(self, seed: int | None = None, noise: float = 0.4, **options: Any):
+        super().__init__(seed, noise=noise, **options)
+
+
+_register("selfish-noisy", NoisySelfishBot)
 
 
 def _follow(hand: int, trick: Sequence[int]) -> int:
@@ -857,6 +914,8 @@ class SelfishSearchBot(_SelfishCardsBot):
         of the round.
     guess_samples : int
         Deals drawn for the guess (see :class:`SelfishBot`).
+    noise : float
+        The other seats' random plays in the playouts (see :class:`SelfishBot`).
     """
 
     name = "selfish-search"
@@ -868,8 +927,9 @@ class SelfishSearchBot(_SelfishCardsBot):
         deals: int = 50,
         exploration: float = 0.7,
         guess_samples: int = 48,
+        noise: float = 0.0,
     ):
-        super().__init__(seed, guess_samples=guess_samples)
+        super().__init__(seed, guess_samples=guess_samples, noise=noise)
         self.simulations = simulations
         self.deals = deals
         self.exploration = exploration
@@ -931,7 +991,7 @@ class SelfishSearchBot(_SelfishCardsBot):
                 if fresh:
                     break
             if hands[(leader + len(trick)) % players]:
-                won = selfish_playout(hands, trump, leader, trick, won, targets)
+                won = selfish_playout(hands, trump, leader, trick, won, targets, *self._noisy())
             for s, p in path:
                 s[0] += 1
                 s[1] += scores[p][won[p]] / scale
