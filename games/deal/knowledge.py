@@ -770,9 +770,9 @@ class DealKnowledge:
                 preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
                 pos += len(p.forms)
             if not lower_free:
-                preds.append(_wide_interval(_sum_forms([slack_l, f_forced]), -(10**6), size_a))
+                _add_interval(preds, _sum_forms([slack_l, f_forced]), -(10**6), size_a)
             if not upper_free:
-                preds.append(_wide_interval(_sum_forms([slack_u, f_forced]), size_a, 10**6))
+                _add_interval(preds, _sum_forms([slack_u, f_forced]), size_a, 10**6)
             self._preds = preds
             return
         # constraints that see the split are joined with it; the others are rewritten
@@ -1753,6 +1753,23 @@ def _min_line(c: int, h: int, x0: int, x1: int) -> tuple[int, int] | None:
 
 #: The shared read-only True values of :func:`_wide_interval` (made on first use).
 _ALL_TRUE: np.ndarray | None = None
+
+
+def _add_interval(preds: list[_Pred], form: _Form, lo: int, hi: int) -> None:
+    """Append the constraint ``lo <= form <= hi`` to ``preds`` (a :func:`_wide_interval`),
+    unless the form is a constant it holds for: settling would drop that one at once.
+
+    Examples
+    --------
+    >>> preds: list[_Pred] = []
+    >>> _add_interval(preds, _Form((), 2), 1, 10**6)
+    >>> _add_interval(preds, _Form(((0, 1, 1),), 2), 1, 10**6)
+    >>> [p.forms[0].offset for p in preds]
+    [2]
+    """
+    if not form.coef and lo <= form.offset <= hi:
+        return
+    preds.append(_wide_interval(form, lo, hi))
 
 
 def _wide_interval(form: _Form, lo: int, hi: int) -> _Pred:
