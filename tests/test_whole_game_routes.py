@@ -17,7 +17,7 @@ import pytest
 from benchmarks.whole_game_knowledge import pick_query, plays
 from games.epistemic import GameKnowledge
 from games.epistemic.quotient import local_holds, quotient_model
-from kripke.formulas import Atom
+from kripke.formulas import Atom, Know
 from tests.test_epistemic import random_formula
 
 
@@ -56,3 +56,25 @@ def test_random_formulas_answer_as_the_whole_quotient(states, play):
     whole = quotient_model(h, [card], agents=agents, formulas=fs)
     for f in fs:
         assert local_holds(h, f) == whole.holds(f), (play, str(f))
+
+
+def test_a_claim_naming_every_card_is_counted_not_quotiented():
+    """``K_a ~claim`` names 48 cards (the claim: the play holds only fours): with the
+    quotient asked first (``quotient_width=0``) it is decided by exact counting
+    (route ``"counting"``) and agrees with the knowledge structure."""
+    from games.base import load_game
+    from games.bs import bs_claim
+
+    state = load_game("bs", variant="classic").new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(list(state.legal_actions())))
+    state.apply_play(1, "3C")
+    state.apply_play(2, "6C")  # face down, claiming a 4
+    claim = bs_claim(state)
+    h = state.card_history()
+    assert len({a.args[1] for a in claim.atoms()}) > 8
+    fast = GameKnowledge(h, quotient_width=0)
+    assert fast.who_knows(~claim) == ("P2",) and fast.route == "counting"
+    ps = fast.pointed  # the knowledge structure agrees
+    assert [ps.holds(Know(a, ~claim)) for a in h.agents] == [False, False, True, False]

@@ -41,7 +41,7 @@ from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
-__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH", "PUBLIC"]
+__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH", "MANY_CARDS", "PUBLIC"]
 # seat_aliases: re-exported from reading
 
 #: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
@@ -54,6 +54,13 @@ __all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH", "PUB
 #: claim's formula (all copies of a rank, every seat) took the local quotient
 #: minutes, the structure about 1 s.
 QUOTIENT_FIRST_WIDTH = 6_000
+
+#: Formulas naming more cards than this are first offered to exact counting (exact
+#: wherever it decides, e.g. every ``K_a`` of a formula about the cards): a quotient
+#: tracks every named card one by one.  Measured on the README's classic BS state
+#: after one face-down play, ``K_a ~claim`` (48 cards named): the local quotient did
+#: not answer within 2 minutes, counting answers each seat in milliseconds.
+MANY_CARDS = 8
 
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
@@ -216,6 +223,11 @@ class GameKnowledge:
         from kripke.errors import SizeLimitError
 
         refused: SizeLimitError | None = None
+        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS:
+            decided = self._by_counting(g)
+            if decided is not None:
+                self.route = "counting"
+                return decided
         if self._hs is None and self._refusal is None and self._quotient_first():
             try:
                 return self._by_quotient(g)
