@@ -718,7 +718,10 @@ class DealKnowledge:
         # A side of Hall's condition that cannot bind (judged from ranges) is
         # left out; a binding side with a bound that is not linear in the
         # group's count is dropped soundly (the knowledge is then not exact).
-        t_lo, t_hi = self._form_range(self._fold(f_forced))
+        if f_forced.coef:
+            t_lo, t_hi = self._form_range(self._fold(f_forced))
+        else:  # no forced kind: a constant (no per-state tables needed)
+            t_lo = t_hi = f_forced.offset
         t_min, t_max = size_a - t_hi, size_a - t_lo
         dep_umax = sum(min(size_a, int(max(_gmax(g, groups, bounds, 1)))) for g in dep)
         s_lmax = sum(max(_gmax(g, groups, bounds, 0)) for g in slack)
