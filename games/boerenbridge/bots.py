@@ -869,7 +869,7 @@ class NoisySelfishBot(SelfishPlayBot):
 
     name = "selfish-noisy"
 
-    def __init__(self, seed: int | None = None, noise: float = 0.4, **options: Any):
+    def __init__(self, seed: int | None = None, noise: float = 0.6, **options: Any):
         super().__init__(seed, noise=noise, **options)
 
 
