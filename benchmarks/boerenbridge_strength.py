@@ -35,11 +35,13 @@ from _common import table
 from games.tournament import run_tournament
 
 TABLES = [
+    ("standard", "selfish-noisy"),
     ("standard", "selfish-play"),
     ("standard", "selfish"),
     ("standard", "sampling"),
     ("standard", "knowledge"),
     ("standard", "random"),
+    ("lamas", "selfish-noisy"),
     ("lamas", "selfish-play"),
     ("lamas", "selfish"),
     ("lamas", "sampling"),
