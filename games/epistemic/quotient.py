@@ -49,8 +49,8 @@ seats, ``K_0 ~K_1 has(2, c)``): a few states and milliseconds after 5
 plays, 20 to 150 states after 10, 100 to 60,000 states (0.04 s to 15 s)
 after 20 plays, depending on how many revealed cards went through hands
 that later played face down; after 30 plays most games need more than
-:data:`MAX_STATES` states.  Decks with copies are not handled
-(copies are already interchangeable in the other routes).
+:data:`MAX_STATES` states.  Decks with copies have their own quotient,
+by card kinds (:mod:`games.epistemic.kinds`).
 
 What grows is the pass, not the answer: states are told apart by where
 the anonymous cards of each type lie, and every face-down play from a
