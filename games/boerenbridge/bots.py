@@ -768,7 +768,7 @@ class SelfishBot(SamplingBot):
     def restart(self, game: Game, seat: int) -> None:
         super().restart(game, seat)
         # its own stream, so the noise leaves the sampler's draws as they were
-        self._noise_rng = random.Random(f"{self.seed}/{seat}")
+        self._noise_rng = random.Random(None if self.seed is None else f"{self.seed}/{seat}")
 
     def _noisy(self) -> tuple[float, Any, int]:
         """The playouts' noise, its generator and the seat it spares (this one)."""
