@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -577,8 +578,8 @@ class DealKnowledge:
             forced = [False] * K
             latent: list[Any] = []
             for k in range(K):
-                vals = list(range(nlo_l[k], nhi_l[k] + 1))
-                if not vals:
+                x0, x1 = nlo_l[k], nhi_l[k]
+                if x1 < x0:
                     raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
                 la, ha, lb, hb = la_l[k], ha_l[k], lb_l[k], hb_l[k]
                 # an upper bound no smaller than the location's size is implied by
@@ -590,15 +591,12 @@ class DealKnowledge:
                     ha = big_k
                 if hb >= min(size_b - (sum_lo_b - lb), cp_l[k] - (row_lo[k] - lb)):
                     hb = big_k
-                lk = [max(la, v - hb) for v in vals]
-                uk = [min(ha, v - lb) for v in vals]
-                x0, x1 = vals[0], vals[-1]
-                lin_l = _max_line(la, hb, x0, x1)
+                lk, uk, lin_l, lin_u = _split_bounds(la, ha, lb, hb, x0, x1)
                 if lk == uk and lin_l is not None:
                     forced[k] = True
                     f_alpha[k], f_beta[k] = lin_l
                     continue
-                latent.append((k, lk, uk, lin_l, _min_line(ha, lb, x0, x1)))
+                latent.append((k, lk, uk, lin_l, lin_u))
             kinds = memo["kinds"] = (forced, f_alpha, f_beta, latent)
         forced, f_alpha, f_beta, latent = kinds
         groups: dict[Any, list[int]] = {}
@@ -1714,6 +1712,29 @@ def _gmax(
     """Largest (or smallest) value of a group's lower (0) or upper (1) bound, as a 1-list."""
     pick = min if lowest else max
     return [sum(pick(bounds[k][side]) for k in groups[g])]
+
+
+@functools.lru_cache(maxsize=8192)
+def _split_bounds(
+    la: int, ha: int, lb: int, hb: int, x0: int, x1: int
+) -> tuple[list[int], list[int], tuple[int, int] | None, tuple[int, int] | None]:
+    """Bounds of the copies a merged kind had in the merged location, for each count.
+
+    For every merged count ``x`` from ``x0`` to ``x1``: the copies that came
+    from the first location lie between ``max(la, x - hb)`` and
+    ``min(ha, x - lb)`` (its bounds ``la``, ``ha``; the other's ``lb``, ``hb``).
+    Returns both lists and the two bounds as lines of ``x`` (or None).  The
+    lists are shared between calls: read them, never change them.
+
+    Examples
+    --------
+    >>> _split_bounds(0, 5, 1, 5, 1, 3)
+    ([0, 0, 0], [0, 1, 2], (0, 0), (1, -1))
+    """
+    vals = range(x0, x1 + 1)
+    lk = [max(la, v - hb) for v in vals]
+    uk = [min(ha, v - lb) for v in vals]
+    return lk, uk, _max_line(la, hb, x0, x1), _min_line(ha, lb, x0, x1)
 
 
 def _max_line(c: int, h: int, x0: int, x1: int) -> tuple[int, int] | None:
