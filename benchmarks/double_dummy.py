@@ -196,42 +196,55 @@ def target(positions: int, seed: int, baseline: str | None) -> None:
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("no move ordering", [("            if len(reps) > 1 and not (", "            if False and not ("),
-                          ("        if len(reps) > 1 and not (lo > 0", "        if False and not (lo > 0"),
-                          ("            if len(cards) > 1:\n                if pos == 0:",
-                           "            if False:\n                if pos == 0:")]),
+    ("no move ordering", [("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
+                           "                k = beaten",
+                           "            if False:\n                k = beaten"),
+                          ("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
+                           "                cards = follow_order",
+                           "            if False:\n                cards = follow_order"),
+                          ("        if len(cards) < 2:\n            return cards",
+                           "        if True:\n            return cards"),
+                          ("        if len(cards) > 1:\n            if lo > 0 and not chooser:",
+                           "        if False:\n            if lo > 0 and not chooser:")]),
     ("no trump-trick bounds", [("        if has_trump and (allc >> tshift) & 0xFF:\n",
                                 "        if False:\n")]),
-    ("no unbeatable card first", [("                if win_mode and k < len(reps) and pos < n - 1:\n",
+    ("no unbeatable card first", [("                if lo > 0 and k < len(reps):\n",
                                    "                if False:\n")]),
-    ("no unbeatable ruff first", [("                        if keyed[0] < 32 << 5 and pos < n - 1:\n",
-                                   "                        if False:\n")]),
-    ("no decided-trick cut", [("            if settled:\n", "            if False:\n")]),
-    ("no opponents' lead order", [("                    if win_mode and not chooser:\n",
-                                   "                    if False:\n")]),
-    ("no lean last seat", [("            elif nxt == n - 1 and (hands[seat_at[leader][nxt]]",
-                            "            elif False and (hands[seat_at[leader][nxt]]")]),
+    ("no unbeatable ruff first", [("            if keyed[0] < 32 << 5 and pos < n - 1:\n",
+                                   "            if False:\n")]),
+    ("no decided-trick cut", [("        if settled:\n", "        if False:\n")]),
+    ("no opponents' lead order", [("            if lo > 0 and not chooser:\n", "            if False:\n")]),
     ("targets from the top, no guess", [("        g = max(0, min(rem - 1, self._top_cards(pos) - 1))\n",
                                          "        g = rem - 1\n")]),
     ("no equivalent-card moves", [("                    if prev_in:\n                        highs[-1] = b",
                                    "                    if False:\n                        highs[-1] = b")]),
-    ("no partition search", [("        pattern = full & relm\n",
-                              "        relm = (1 << (32 * n)) - 1\n        jl = [8, 8, 8, 8]\n"
-                              "        pattern = full & relm\n")]),
+    ("no skipping of equivalent later cards", [("    skip_below = _SKIP_BELOW\n",
+                                                "    skip_below = [0] * 2048\n")]),
+    ("no exact-position table", [("        known = seen.get(key)\n", "        known = None\n")]),
+    ("no lead table", [("            bucket = lead_tt.get(bkey)\n", "            bucket = None\n")]),
+    ("no partition search", [("        return (relm << width) | m * spread, (j0, j1, j2, j3)\n",
+                              "        return (1 << (32 * n)) - 1, (8, 8, 8, 8)\n"),
+                             ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
     ("no transposition table", [("        bucket = tt.get(lens)\n", "        bucket = None\n"),
                                 ("        pattern = full & relm\n",
-                                 "        return result, rel | extra\n        pattern = full & relm\n")]),
+                                 "        return result, rel | extra\n        pattern = full & relm\n"),
+                                ("        known = seen.get(key)\n", "        known = None\n"),
+                                ("            bucket = lead_tt.get(bkey)\n", "            bucket = None\n")]),
 ]  # fmt: skip
 
 
-#: Where the search functions start, to count their calls: force, play (the
-#: first line of its decided-trick test, or of its body before that test
-#: existed) and the lean last seat.
+#: Where the search functions start, to count their calls (each the first
+#: anchor found once in the source, so that older revisions are counted too):
+#: force, the lead (or the whole trick before the lead had a function of its
+#: own), the middle seats and the last seat.
 NODE_STARTS = [
     ("        if lo < 0:\n",),
-    ("        if pos:\n            # the trick is decided", "        p = seat_at[leader][pos]\n"),
+    ("        p = leader\n        h = hands[p]\n",
+     "        if pos:\n            # the trick is decided",
+     "        p = seat_at[leader][pos]\n"),
+    ("        # the trick is decided when nobody still to play can beat its best\n        # card",),
     ("        p = seat_at[leader][n - 1]\n",),
-]
+]  # fmt: skip
 
 
 def counting(src: str) -> str:

@@ -31,6 +31,10 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
 * before the relevant-rank table, a table of the exact positions met (the
   hands, the leader and the goal): a position reached again by another order
   of tricks costs one lookup;
+* a second table of the same kind for the answer after each lead, keyed also
+  on the lead's suit (and on its rank where that rank is relevant): the
+  answer after one lead often depends on fewer cards than the whole
+  position's, so a lead is answered where the position has no entry;
 * per entry, bounds on the largest lower bound and the smallest upper bound
   the side can force, and the intervals proved or refuted (a forced interval
   forces every wider one, a refuted one every narrower one);
@@ -163,6 +167,42 @@ for _i, _lows in enumerate(_LOW):
         _LONG_RUNS[_i] = tuple((a, b) for a, b in zip(_lows, _HIGH[_i], strict=True) if b > a)
         for _s in range(4):
             _LOW_CARDS[_s][_i] = tuple(8 * _s + x for x in _lows)
+
+
+#: ``_RUN_LOW[R << 8 | h]``, 4 bits for each rank ``t``: the lowest rank of the run of
+#: ``h`` (adjacent within ``R``, more than one card) that holds ``t`` above its
+#: lowest card, or 15.
+_RUN_LOW = [0] * 65536
+for _i, _runs in enumerate(_LONG_RUNS):
+    if not _runs:
+        _RUN_LOW[_i] = 0xFFFFFFFF
+        continue
+    _v = 0
+    for _t in range(8):
+        _x = 15
+        for _a, _b in _runs:
+            if _a < _t <= _b:
+                _x = _a
+        _v |= _x << (4 * _t)
+    _RUN_LOW[_i] = _v
+#: ``_REL_TOP[R << 8 | rb]`` for relevant cards ``rb`` of a suit whose cards left are
+#: ``R``: how many cards of ``R`` lie at or above the lowest of ``rb``, and those top
+#: bits of the suit compressed to the rank order of ``R`` (see ``_PEXT``).
+_REL_TOP = [(0, 0)] * 65536
+for _r in range(256):
+    _ln = _r.bit_count()
+    _sub = _r
+    while _sub:
+        _j = (_r >> ((_sub & -_sub).bit_length() - 1)).bit_count()
+        _REL_TOP[_r << 8 | _sub] = (_j, ((1 << _ln) - 1) ^ ((1 << (_ln - _j)) - 1))
+        _sub = (_sub - 1) & _r
+#: ``_SKIP_BELOW[rb << 3 | r]``: the ranks below the lowest rank of ``rb`` (all eight
+#: when ``rb`` is empty) if rank ``r`` lies below it too, else 0.
+_SKIP_BELOW = [0] * 2048
+for _rb in range(256):
+    _t = (_rb & -_rb).bit_length() - 1 if _rb else 8
+    for _r in range(8):
+        _SKIP_BELOW[_rb << 3 | _r] = (1 << _t) - 1 if _r < _t else 0
 
 
 def _build_trump_bound() -> list[tuple[int, int]]:
@@ -363,7 +403,10 @@ class DoubleDummySolver:
         self.max_entries = max_entries
         self._tt: dict[int, list[Any]] = {}
         self._seen: dict[tuple[int, ...], tuple[bool, int]] = {}
-        self._search = _make_search(trump, players, self._side_bits, or_bits, self._tt, self._seen)
+        self._lead_tt: dict[int, list[Any]] = {}
+        self._search = _make_search(
+            trump, players, self._side_bits, or_bits, self._tt, self._seen, self._lead_tt
+        )
 
     # ------------------------------------------------------------ queries
     def _check(self, pos: Position) -> None:
@@ -377,7 +420,7 @@ class DoubleDummySolver:
         """Whether the side can make its number of the remaining tricks lie in
         ``[low, high]`` whatever the others play."""
         self._check(pos)
-        if len(self._tt) > self.max_entries:
+        if len(self._tt) > self.max_entries or len(self._lead_tt) > self.max_entries:
             self.clear()
         elif len(self._seen) > self.max_entries:
             self._seen.clear()
@@ -439,13 +482,14 @@ class DoubleDummySolver:
         """Empty the transposition table."""
         self._tt.clear()
         self._seen.clear()
+        self._lead_tt.clear()
 
     # ------------------------------------------------------------- search
     def _root(self, pos: Position, low: int, high: int) -> bool:
         hands = list(pos.hands)
         n = self.players
         rem = pos.remaining_tricks
-        force, play = self._search
+        force, middle, last = self._search
         table = mask_of(pos.trick)
         allc = table
         for h in hands:
@@ -454,19 +498,11 @@ class DoubleDummySolver:
             return force(hands, pos.leader, low, high, rem, allc)[0]
         led = pos.trick[0] >> 3
         wi = trick_winner(pos.trick, self.trump)
-        return play(
-            hands,
-            pos.leader,
-            len(pos.trick),
-            led,
-            pos.trick[wi],
-            (pos.leader + wi) % n,
-            table,
-            allc,
-            low,
-            high,
-            rem,
-        )[0]
+        w, ws = pos.trick[wi], (pos.leader + wi) % n
+        if len(pos.trick) == n - 1:
+            return last(hands, pos.leader, led, w, ws, table, allc, low, high, rem)[0]
+        k = len(pos.trick)
+        return middle(hands, pos.leader, k, led, w, ws, table, allc, low, high, rem)[0]
 
 
 def _make_search(
@@ -476,6 +512,7 @@ def _make_search(
     or_bits: int,
     tt: dict[int, list[Any]],
     seen: dict[tuple[int, ...], tuple[bool, int]],
+    lead_tt: dict[int, list[Any]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -494,7 +531,9 @@ def _make_search(
     ``hands`` is mutated and restored.
     """
     pext = _PEXT
-    long_runs = _LONG_RUNS
+    run_low = _RUN_LOW
+    rel_top = _REL_TOP
+    skip_below = _SKIP_BELOW
     topj = _TOPJ
     seat_lens = _LENS
     low_cards = _LOW_CARDS
@@ -727,41 +766,22 @@ def _make_search(
                                 dec = 0
                                 break
                     if dec >= 0:
-                        jt = e[7]
-                        rel = extra
-                        for i in (0, 1, 2, 3):
-                            if jt[i]:
-                                sh = suit_shifts[i]
-                                rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
-                        seen[key] = known = (dec == 1, rel)
+                        seen[key] = known = (dec == 1, extra | top_rel(allc, e[7]))
                         return known
         if lo > 0 and kind == 0 and side_bits >> leader & 1:
             q, qrel = quick(hands, leader, allc)
             if q >= lo:
                 seen[key] = known = (True, qrel | extra)
                 return known
-        result, rel = play(hands, leader, 0, -1, -1, -1, 0, allc, lo, hi, rem)
+        result, rel = lead(hands, leader, allc, lo, hi, rem, full, lens)
         # store under the relevant part of the position
-        relm = 0
-        jl = []
-        for sh in suit_shifts:
-            rs = (allc >> sh) & 0xFF
-            rb = (rel >> sh) & rs
-            if rb:
-                j = (rs >> ((rb & -rb).bit_length() - 1)).bit_count()
-                ln = rs.bit_count()
-                m = ((1 << ln) - 1) ^ ((1 << (ln - j)) - 1)
-            else:
-                j = 0
-                m = 0
-            jl.append(j)
-            relm = (relm << width) | m * spread
+        relm, jt = relevance(allc, rel)
         pattern = full & relm
         for e in bucket:
             if e[0] == relm and e[1] == pattern:
                 break
         else:
-            e = [relm, pattern, 0, rem, 0, rem, None, tuple(jl)]
+            e = [relm, pattern, 0, rem, 0, rem, None, jt]
             bucket.append(e)
         if result:
             if lo > e[2]:
@@ -781,7 +801,143 @@ def _make_search(
         seen[key] = known = (result, rel | extra)
         return known
 
-    def play(
+    def relevance(allc: int, rel: int) -> tuple[int, tuple[int, ...]]:
+        """The mask of the relevant part of a description (the cards at or above
+        the lowest relevant card of each suit, for every seat) and the number of
+        those cards in each suit."""
+        rs = allc & 0xFF
+        j0, m = rel_top[rs << 8 | (rel & rs)]
+        relm = m * spread
+        rs = (allc >> 8) & 0xFF
+        j1, m = rel_top[rs << 8 | ((rel >> 8) & rs)]
+        relm = (relm << width) | m * spread
+        rs = (allc >> 16) & 0xFF
+        j2, m = rel_top[rs << 8 | ((rel >> 16) & rs)]
+        relm = (relm << width) | m * spread
+        rs = allc >> 24
+        j3, m = rel_top[rs << 8 | ((rel >> 24) & rs)]
+        return (relm << width) | m * spread, (j0, j1, j2, j3)
+
+    def top_rel(allc: int, jt: tuple[int, ...]) -> int:
+        """The relevant cards of a table entry: the top ``jt[i]`` cards of suit ``i``."""
+        rel = 0
+        for i in (0, 1, 2, 3):
+            if jt[i]:
+                sh = suit_shifts[i]
+                rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
+        return rel
+
+    def run_rel(acc: int, h: int, allc: int, suits: tuple[int, ...]) -> int:
+        """The relevant cards ``acc`` of a node where every move was needed, with
+        the runs of equivalent cards that one card stood for (in ``suits``, the
+        suits where a run holds more than one card) relevant down to their lowest
+        card when the lowest relevant card of the suit lies inside them."""
+        if not acc:
+            return 0
+        extra = acc
+        for sh in suits:
+            rb = (acc >> sh) & 0xFF
+            if rb:
+                idx = (((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)
+                x = run_low[idx] >> (4 * ((rb & -rb).bit_length() - 1)) & 15
+                if x < 8:
+                    extra |= 1 << (sh + x)
+        return extra
+
+    def lead(
+        hands: list[int],
+        leader: int,
+        allc: int,
+        lo: int,
+        hi: int,
+        rem: int,
+        full: int,
+        lens: int,
+    ) -> tuple[bool, int]:
+        """The first card of a trick (``full`` and ``lens`` describe the position as
+        in :func:`force`).  The answer after each lead is kept in a table of its
+        own, keyed like the trick boundaries' and on the lead's suit (and on its
+        rank among the cards left when that rank is relevant): a lead is answered
+        from there even where the whole position has no entry."""
+        p = leader
+        h = hands[p]
+        chooser = or_bits >> p & 1
+        cards: list[int] = []
+        for i in (0, 1, 2, 3):
+            hs = (h >> (8 * i)) & 0xFF
+            if hs:
+                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
+        if len(cards) > 1:
+            if lo > 0 and not chooser:
+                # an opponent leads first what the side cannot win, the
+                # top card of a suit first, then high to low
+                sideh = 0
+                for q in side_seats:
+                    sideh |= hands[q]
+                side_trumps = sideh & tmask
+                keyed = []
+                for c in cards:
+                    s8 = c & 24
+                    ss = (sideh >> s8) & 0xFF
+                    deny = not (ss >> (c & 7)) and (ss or s8 == tshift or not side_trumps)
+                    top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
+                    keyed.append(((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c)
+                keyed.sort(reverse=True)
+            elif lo > 0:
+                # cash the top card of each suit first, then high to low
+                keyed = [
+                    ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7)) << 5 | c
+                    for c in cards
+                ]
+                keyed.sort(reverse=True)
+            else:
+                keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
+                keyed.sort()
+            cards = [k & 31 for k in keyed]
+        acc = 0
+        skip = 0
+        for c in cards:
+            if skip >> c & 1:
+                continue
+            s8 = c & 24
+            above = (((allc >> s8) & 0xFF) >> ((c & 7) + 1)).bit_count()
+            bkey = lens << 2 | c >> 3
+            bucket = lead_tt.get(bkey)
+            r = None
+            if bucket is None:
+                bucket = lead_tt[bkey] = []
+            else:
+                for e in bucket:
+                    # the same lead: the same rank where it counts, else a card below
+                    # every relevant card of its suit as the one stored
+                    if full & e[0] == e[1] and (
+                        e[2] == above if e[2] >= 0 else above >= e[6][c >> 3]
+                    ):
+                        if e[5]:
+                            if lo <= e[3] and e[4] <= hi:
+                                r, crel = True, top_rel(allc, e[6])
+                                break
+                        elif e[3] <= lo and hi <= e[4]:
+                            r, crel = False, top_rel(allc, e[6])
+                            break
+            if r is None:
+                hands[p] = h ^ (1 << c)
+                if n == 2:
+                    r, crel = last(hands, leader, c >> 3, c, p, 1 << c, allc, lo, hi, rem)
+                else:
+                    r, crel = middle(hands, leader, 1, c >> 3, c, p, 1 << c, allc, lo, hi, rem)
+                hands[p] = h
+                relm, jt = relevance(allc, crel)
+                # the lead's rank counts when it lies at or above the suit's lowest relevant card
+                cut = skip_below[((crel >> s8) & 0xFF) << 3 | (c & 7)]
+                bucket.append((relm, full & relm, -1 if cut else above, lo, hi, r, jt))
+            if r == chooser:
+                return r, crel
+            acc |= crel
+            skip |= skip_below[((crel >> s8) & 0xFF) << 3 | (c & 7)] << s8
+        return not chooser, run_rel(acc, h, allc, suit_shifts if len(cards) < h.bit_count() else ())
+
+    def middle(
         hands: list[int],
         leader: int,
         pos: int,
@@ -794,53 +950,44 @@ def _make_search(
         hi: int,
         rem: int,
     ) -> tuple[bool, int]:
-        if pos:
-            # the trick is decided when nobody still to play can beat its best
-            # card: a goal that only needs to know its winner is settled at once
-            if side_bits >> wseat & 1:
-                settled = (lo <= 1 and hi >= rem) or hi <= 0
-            else:
-                settled = lo >= rem or (lo <= 0 and hi >= rem - 1)
-            if settled:
-                wsuit = wcard >> 3
-                above = 0xFF ^ ((2 << (wcard & 7)) - 1)  # ranks over the winner's
-                lsh = 8 * led
-                for i in range(pos, n):
-                    hq = hands[seat_at[leader][i]]
-                    if wsuit == led:
-                        if (hq >> lsh) & above:
-                            break
-                        if not (hq >> lsh) & 0xFF and hq & tmask:
-                            break
-                    elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+        """A card of a trick in progress that is neither its first nor its last."""
+        # the trick is decided when nobody still to play can beat its best
+        # card: a goal that only needs to know its winner is settled at once
+        if side_bits >> wseat & 1:
+            settled = (lo <= 1 and hi >= rem) or hi <= 0
+        else:
+            settled = lo >= rem or (lo <= 0 and hi >= rem - 1)
+        if settled:
+            wsuit = wcard >> 3
+            above = 0xFF ^ ((2 << (wcard & 7)) - 1)  # ranks over the winner's
+            lsh = 8 * led
+            for i in range(pos, n):
+                hq = hands[seat_at[leader][i]]
+                if wsuit == led:
+                    if (hq >> lsh) & above:
                         break
-                else:
-                    if side_bits >> wseat & 1:
-                        return hi > 0, 1 << wcard
-                    return lo < rem, 1 << wcard
+                    if not (hq >> lsh) & 0xFF and hq & tmask:
+                        break
+                elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+                    break
+            else:
+                if side_bits >> wseat & 1:
+                    return hi > 0, 1 << wcard
+                return lo < rem, 1 << wcard
         p = seat_at[leader][pos]
         h = hands[p]
         mine = side_bits >> p & 1
         chooser = or_bits >> p & 1
-        win_mode = lo > 0  # everybody's aim: the side wants tricks, the others deny them
-        # ---- representative moves, ordered
         sh = 8 * led
-        if pos and (h >> sh) & 0xFF:
+        if (h >> sh) & 0xFF:
             # following suit: the runs' lowest cards, ascending
             reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
             cards: Sequence[int] = reps
-            move_suits: tuple[int, ...] = (sh,)
-            if len(reps) > 1 and not (win_mode and (side_bits >> wseat & 1) == mine):
-                # the cards that lose to the winner so far, then those that beat it
-                k = 0
-                if wcard >> 3 == led:
-                    for c in reps:
-                        if c > wcard:
-                            break
-                        k += 1
-                else:
-                    k = len(reps)
-                if win_mode and k < len(reps) and pos < n - 1:
+            # the suits with a run of more than one card that one card stands for
+            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
+            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
+                k = beaten(reps, led, wcard)
+                if lo > 0 and k < len(reps):
                     # a card nobody still to play can beat first (the lowest such),
                     # then the cheapest winner, then low losers
                     later = 0
@@ -857,167 +1004,115 @@ def _make_search(
                             if reps[i] > top_later:
                                 cards = (reps[i],) + reps[k:i] + reps[i + 1 :] + reps[:k]
                                 break
-                elif win_mode:  # cheapest winner first, then low losers
-                    cards = reps[k:] + reps[:k]
-                else:  # the highest card that loses first
-                    cards = reps[:k][::-1] + reps[k:][::-1]
-        else:
-            cards = []
-            for i in (0, 1, 2, 3):
-                hs = (h >> (8 * i)) & 0xFF
-                if hs:
-                    cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
-            move_suits = suit_shifts
-            if len(cards) > 1:
-                if pos == 0:
-                    if win_mode and not chooser:
-                        # an opponent leads first what the side cannot win, the
-                        # top card of a suit first, then high to low
-                        sideh = 0
-                        for q in side_seats:
-                            sideh |= hands[q]
-                        side_trumps = sideh & tmask
-                        keyed = []
-                        for c in cards:
-                            s8 = c & 24
-                            ss = (sideh >> s8) & 0xFF
-                            deny = not (ss >> (c & 7)) and (ss or s8 == tshift or not side_trumps)
-                            top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
-                            keyed.append(
-                                ((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c
-                            )
-                        keyed.sort(reverse=True)
-                    elif win_mode:
-                        # cash the top card of each suit first, then high to low
-                        keyed = [
-                            ((0 if ((allc >> (c & 24)) & 0xFF) >> ((c & 7) + 1) else 64) | (c & 7))
-                            << 5
-                            | c
-                            for c in cards
-                        ]
-                        keyed.sort(reverse=True)
-                    else:
-                        keyed = [
-                            ((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards
-                        ]
-                        keyed.sort()
                 else:
-                    wsuit = wcard >> 3
-                    good_team = mine if win_mode else 1 - mine
-                    good_now = (side_bits >> wseat & 1) == good_team
-                    keyed = []
-                    if win_mode and not good_now:
-                        # cheapest winner first, then low losers
-                        for c in cards:
-                            cs = c >> 3
-                            beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                            keyed.append(
-                                ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5
-                                | c
-                            )
-                        keyed.sort()
-                        if keyed[0] < 32 << 5 and pos < n - 1:
-                            # a trump nobody still to play can overruff first
-                            over = 0
-                            for i in range(pos + 1, n):
-                                hq = hands[seat_at[leader][i]]
-                                if not (hq >> (8 * led)) & 0xFF:
-                                    over |= hq
-                            top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
-                            for i, kk in enumerate(keyed):
-                                if kk >= 32 << 5:
-                                    break
-                                if (kk & 31) > top_over:
-                                    if i:
-                                        keyed.insert(0, keyed.pop(i))
-                                    break
-                    elif win_mode:
-                        keyed = [
-                            ((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards
-                        ]
-                        keyed.sort()
-                    else:
-                        # get rid of the highest card that loses, then the rest
-                        for c in cards:
-                            cs = c >> 3
-                            beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                            keyed.append(
-                                ((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5
-                                | c
-                            )
-                        keyed.sort(reverse=True)
-                cards = [k & 31 for k in keyed]
-        last = pos == n - 1
+                    cards = follow_order(reps, k, lo)
+        else:
+            cards = discards(hands, leader, pos, led, wcard, wseat, h, allc, lo, mine)
+            suits = suit_shifts if len(cards) < h.bit_count() else ()
         nxt = pos + 1
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
-            hands[p] = h & ~(1 << c)
-            if pos == 0:
-                nw, ns, nled = c, p, c >> 3
+            hands[p] = h ^ (1 << c)
+            cs = c >> 3
+            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
+                nw, ns = c, p
             else:
-                nled = led
-                cs = c >> 3
-                if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
-                    nw, ns = c, p
-                else:
-                    nw, ns = wcard, wseat
-            if last:
-                after = allc ^ table ^ (1 << c)  # the cards left after the trick
-                if side_bits >> ns & 1:
-                    if lo <= 1 and hi >= rem:
-                        r, crel = True, 0
-                    else:
-                        r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1, after)
-                elif hi < rem - 1 or lo > 0:
-                    r, crel = force(hands, ns, lo, hi, rem - 1, after)
-                else:
-                    r, crel = True, 0
-                # the winner outranked a card of its suit: its rank counts
-                sh = nw & 24
-                if (((table | (1 << c)) >> sh) & 0xFF).bit_count() > 1:
-                    crel |= 1 << nw
-            elif nxt == n - 1 and (hands[seat_at[leader][nxt]] >> (8 * nled)) & 0xFF:
-                r, crel = follow_last(
-                    hands, leader, nled, nw, ns, table | (1 << c), allc, lo, hi, rem
-                )
+                nw, ns = wcard, wseat
+            if nxt == n - 1:
+                r, crel = last(hands, leader, led, nw, ns, table | (1 << c), allc, lo, hi, rem)
             else:
-                r, crel = play(
-                    hands, leader, nxt, nled, nw, ns, table | (1 << c), allc, lo, hi, rem
+                r, crel = middle(
+                    hands, leader, nxt, led, nw, ns, table | (1 << c), allc, lo, hi, rem
                 )
             hands[p] = h
-            if chooser:
-                if r:
-                    return True, crel
-            elif not r:
-                return False, crel
+            if r == chooser:
+                return r, crel
             acc |= crel
-            # a later card of this suit below every relevant rank (as this one is)
-            # leads to an equivalent position: the same answer
-            cs8 = c & 24
-            rb = (crel >> cs8) & 0xFF
-            t = (rb & -rb).bit_length() - 1 if rb else 8
-            if (c & 7) < t:
-                skip |= ((1 << t) - 1) << cs8
-        # every move was needed: a run that stood for its equivalent cards makes
-        # them relevant down to its lowest card
-        if acc:
-            for sh in move_suits:
-                rb = (acc >> sh) & 0xFF
-                hs = (h >> sh) & 0xFF
-                if rb and hs:
-                    runs = long_runs[(((allc >> sh) & 0xFF) << 8) | hs]
-                    if runs:
-                        t = (rb & -rb).bit_length() - 1
-                        for lo_r, hi_r in runs:
-                            if lo_r < t <= hi_r:
-                                acc |= 1 << (sh + lo_r)
-                                break
-        return not chooser, acc
+            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
+        return not chooser, run_rel(acc, h, allc, suits)
 
-    def follow_last(
+    def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
+        """How many of the cards ``reps`` of the led suit (ascending) lose to the
+        card winning so far."""
+        if wcard >> 3 != led:
+            return len(reps)
+        k = 0
+        for c in reps:
+            if c > wcard:
+                break
+            k += 1
+        return k
+
+    def follow_order(reps: tuple[int, ...], k: int, lo: int) -> tuple[int, ...]:
+        """Cards of the led suit, the first ``k`` losing: the cheapest winner first,
+        then low losers, when the goal is tricks; else the highest loser first."""
+        if lo > 0:
+            return reps[k:] + reps[:k]
+        return reps[:k][::-1] + reps[k:][::-1]
+
+    def discards(
+        hands: list[int],
+        leader: int,
+        pos: int,
+        led: int,
+        wcard: int,
+        wseat: int,
+        h: int,
+        allc: int,
+        lo: int,
+        mine: int,
+    ) -> list[int]:
+        """The cards of a seat that cannot follow suit, one per run, ordered."""
+        cards: list[int] = []
+        for i in (0, 1, 2, 3):
+            hs = (h >> (8 * i)) & 0xFF
+            if hs:
+                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
+        if len(cards) < 2:
+            return cards
+        wsuit = wcard >> 3
+        win_mode = lo > 0
+        good_team = mine if win_mode else 1 - mine
+        good_now = (side_bits >> wseat & 1) == good_team
+        keyed = []
+        if win_mode and not good_now:
+            # cheapest winner first, then low losers
+            for c in cards:
+                cs = c >> 3
+                beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                keyed.append(((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c)
+            keyed.sort()
+            if keyed[0] < 32 << 5 and pos < n - 1:
+                # a trump nobody still to play can overruff first
+                over = 0
+                for i in range(pos + 1, n):
+                    hq = hands[seat_at[leader][i]]
+                    if not (hq >> (8 * led)) & 0xFF:
+                        over |= hq
+                top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
+                for i, kk in enumerate(keyed):
+                    if kk >= 32 << 5:
+                        break
+                    if (kk & 31) > top_over:
+                        if i:
+                            keyed.insert(0, keyed.pop(i))
+                        break
+        elif win_mode:
+            keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
+            keyed.sort()
+        else:
+            # get rid of the highest card that loses, then the rest
+            for c in cards:
+                cs = c >> 3
+                beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
+                keyed.append(((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c)
+            keyed.sort(reverse=True)
+        return [k & 31 for k in keyed]
+
+    def last(
         hands: list[int],
         leader: int,
         led: int,
@@ -1029,79 +1124,50 @@ def _make_search(
         hi: int,
         rem: int,
     ) -> tuple[bool, int]:
-        """:func:`play` for the last seat of a trick when it follows suit."""
+        """The last card of a trick: the trick is scored and the search goes on at
+        the next trick boundary."""
         p = seat_at[leader][n - 1]
         h = hands[p]
         sh = 8 * led
-        hs = (h >> sh) & 0xFF
-        idx = (((allc >> sh) & 0xFF) << 8) | hs
-        reps = low_cards[led][idx]
+        mine = side_bits >> p & 1
         chooser = or_bits >> p & 1
-        cards: Sequence[int] = reps
-        can_beat = wcard >> 3 == led
-        if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == side_bits >> p & 1):
-            k = 0
-            if can_beat:
-                for c in reps:
-                    if c > wcard:
-                        break
-                    k += 1
-            else:
-                k = len(reps)
-            if lo > 0:
-                cards = reps[k:] + reps[:k]
-            else:
-                cards = reps[:k][::-1] + reps[k:][::-1]
+        if (h >> sh) & 0xFF:
+            reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
+            cards: Sequence[int] = reps
+            # the suits with a run of more than one card that one card stands for
+            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
+            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
+                cards = follow_order(reps, beaten(reps, led, wcard), lo)
+        else:
+            cards = discards(hands, leader, n - 1, led, wcard, wseat, h, allc, lo, mine)
+            suits = suit_shifts if len(cards) < h.bit_count() else ()
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
             hands[p] = h ^ (1 << c)
-            if can_beat and c > wcard:
+            cs = c >> 3
+            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
                 nw, ns = c, p
             else:
                 nw, ns = wcard, wseat
-            after = allc ^ table ^ (1 << c)
-            if side_bits >> ns & 1:
-                if lo <= 1 and hi >= rem:
-                    r, crel = True, 0
-                else:
-                    r, crel = force(hands, ns, lo - 1, hi - 1, rem - 1, after)
-            elif hi < rem - 1 or lo > 0:
-                r, crel = force(hands, ns, lo, hi, rem - 1, after)
-            else:
+            d = side_bits >> ns & 1  # the side's trick
+            if lo - d <= 0 and hi - d >= rem - 1:
                 r, crel = True, 0
-            ws = nw & 24
-            if (((table | (1 << c)) >> ws) & 0xFF).bit_count() > 1:
+            else:
+                r, crel = force(hands, ns, lo - d, hi - d, rem - 1, allc ^ table ^ (1 << c))
+            # the winner outranked a card of its suit: its rank counts
+            if (((table | (1 << c)) >> (nw & 24)) & 0xFF).bit_count() > 1:
                 crel |= 1 << nw
             hands[p] = h
-            if chooser:
-                if r:
-                    return True, crel
-            elif not r:
-                return False, crel
+            if r == chooser:
+                return r, crel
             acc |= crel
-            # a later card of this suit below every relevant rank (as this one is)
-            # leads to an equivalent position: the same answer
-            cs8 = c & 24
-            rb = (crel >> cs8) & 0xFF
-            t = (rb & -rb).bit_length() - 1 if rb else 8
-            if (c & 7) < t:
-                skip |= ((1 << t) - 1) << cs8
-        if acc:
-            rb = (acc >> sh) & 0xFF
-            if rb:
-                runs = long_runs[idx]
-                if runs:
-                    t = (rb & -rb).bit_length() - 1
-                    for lo_r, hi_r in runs:
-                        if lo_r < t <= hi_r:
-                            acc |= 1 << (sh + lo_r)
-                            break
-        return not chooser, acc
+            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
+        return not chooser, run_rel(acc, h, allc, suits)
 
-    return force, play
+    return force, middle, last
 
 
 def _side_solver(pos: Position, side: int | Iterable[int]) -> DoubleDummySolver:
