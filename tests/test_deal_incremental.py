@@ -625,3 +625,25 @@ def test_knows_lie_on_surely_honest_claims_equals_the_count(variant, seed):
     bots[0].call = call.__get__(bots[0])  # type: ignore[method-assign]
     play_game(game, bots, seed=seed, max_steps=400)
     assert sure >= 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_max_flow_equals_networkx(seed):
+    """The sparse max flow (levels and blocking flows) against networkx on random graphs."""
+    import networkx as nx
+
+    rng = random.Random(seed)
+    n = rng.randint(3, 12)
+    cap: list[dict[int, int]] = [{} for _ in range(n)]
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    for _ in range(rng.randint(n, 4 * n)):
+        u, v = rng.sample(range(n), 2)
+        c = rng.randint(1, 6)
+        knowledge_module._add_edge(cap, u, v, c)
+        old = g.get_edge_data(u, v, {"capacity": 0})["capacity"]
+        g.add_edge(u, v, capacity=old + c)
+    want = nx.maximum_flow_value(g, 0, n - 1)
+    limit = rng.choice([want, want + 5, max(0, want - 1)])
+    got = knowledge_module._max_flow([dict(r) for r in cap], 0, n - 1, limit)
+    assert got == min(want, limit)

@@ -1624,41 +1624,71 @@ def _max_flow(cap: list[dict[int, int]], src: int, snk: int, limit: int) -> int:
 
     ``cap[u]`` maps each node ``v`` that an edge ``u -> v`` reaches to its
     capacity; every reverse edge must be listed too (capacity 0), so the
-    residual network has the same keys.  Breadth-first augmenting paths.
+    residual network has the same keys.  Dinic's algorithm: breadth-first
+    levels, then a blocking flow along them by depth-first search.
 
     Examples
     --------
     >>> _max_flow([{1: 2, 2: 1}, {0: 0, 2: 1}, {0: 0, 1: 0}], 0, 2, 10)
     2
+    >>> _max_flow([{1: 2, 2: 1}, {0: 0, 2: 1}, {0: 0, 1: 0}], 0, 2, 1)
+    1
     """
+    n = len(cap)
     flow = 0
     while flow < limit:
-        parent = {src: src}
+        level = [-1] * n
+        level[src] = 0
         frontier = [src]
-        while frontier and snk not in parent:
+        while frontier and level[snk] < 0:
             nxt = []
             for u in frontier:
+                lu = level[u] + 1
                 for v, c in cap[u].items():
-                    if c > 0 and v not in parent:
-                        parent[v] = u
+                    if c > 0 and level[v] < 0:
+                        level[v] = lu
                         nxt.append(v)
             frontier = nxt
-        if snk not in parent:
+        if level[snk] < 0:
             break
-        push = limit - flow
-        v = snk
-        while v != src:
-            u = parent[v]
-            push = min(push, cap[u][v])
-            v = u
-        v = snk
-        while v != src:
-            u = parent[v]
-            cap[u][v] -= push
-            cap[v][u] += push
-            v = u
-        flow += push
+        arcs = [list(cap[u]) for u in range(n)]
+        pos = [0] * n
+        while flow < limit:
+            got = _push(cap, arcs, pos, level, src, snk, limit - flow)
+            if not got:
+                break
+            flow += got
     return flow
+
+
+def _push(
+    cap: list[dict[int, int]],
+    arcs: list[list[int]],
+    pos: list[int],
+    level: list[int],
+    u: int,
+    snk: int,
+    amount: int,
+) -> int:
+    """One augmenting path of :func:`_max_flow`'s level graph from ``u``: the flow pushed.
+
+    ``pos[u]`` is the next arc of ``u`` to try; arcs that can push nothing
+    more in this phase are skipped for good.
+    """
+    if u == snk:
+        return amount
+    row, nbrs, lu = cap[u], arcs[u], level[u] + 1
+    while pos[u] < len(nbrs):
+        v = nbrs[pos[u]]
+        c = row[v]
+        if c > 0 and level[v] == lu:
+            got = _push(cap, arcs, pos, level, v, snk, min(amount, c))
+            if got:
+                row[v] = c - got
+                cap[v][u] += got
+                return got
+        pos[u] += 1
+    return 0
 
 
 def _add_edge(cap: list[dict[int, int]], u: int, v: int, c: int) -> None:
