@@ -9,23 +9,25 @@ with plain exact-position memo, no rank equivalence, no relevant-rank table, no
 bounds -- solves 5-card positions for the speed-up ratio.
 
     python benchmarks/double_dummy.py [--positions 100] [--seed 1]
-    python benchmarks/double_dummy.py --target [--positions 500] [--seed 1] [--baseline REV]
-    python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7] [--baseline REV]
+    python benchmarks/double_dummy.py --target [--positions 500] [--seed 1] [--baseline REV|DIR]
+    python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7] [--baseline REV|DIR]
 
 ``--target`` times the most tricks of one seat (a fresh solver each) on random
 8-card positions -- trump in each suit and no trump in turn, a random leader and
 seat -- against the goal of a mean of at most 10 ms and a worst of at most 50 ms.
-``--baseline REV`` also loads the solver as it was at git revision ``REV`` and
-times it on the same positions in the same run, checking that both give the same
-answers.
+``--baseline REV`` also loads the solver as it was at git revision ``REV`` (or
+``--baseline DIR`` as it is in the source tree ``DIR``, e.g. an extracted ``git
+archive``) and times it on the same positions in the same run, checking that
+both give the same answers.
 
 ``--ablation`` measures what each technique of the solver buys: it loads
 copies of ``games/boerenbridge/double_dummy.py`` with one technique switched
 off (no move ordering; every card its own move instead of one move per run of
-equivalent cards; a transposition table keyed on the exact position instead
-of the relevant ranks, i.e. no partition search; no transposition table at
-all, on a quarter of the positions; and one variant for each bound, cut, move
-order and the guess the targets start from) and times the most tricks of one
+equivalent cards; tables keyed on the exact position instead of the relevant
+ranks and no skipping of equivalent cards, i.e. no partition search; no table
+of exact positions; no table of leads; no transposition table at all, on a
+quarter of the positions; and one variant for each bound, cut, move order and
+the guess the targets start from) and times the most tricks of one
 seat on the same random 8-card positions, checking that every variant gives the
 same answers.  Every variant (and the ``--baseline`` revision) also counts the
 calls of its search functions: on a loaded machine the counts are the steadier
@@ -93,8 +95,9 @@ def solve_exact(pos: Position, side: int, goal: int) -> bool:
     return DoubleDummySolver(pos.trump, 4, side).can_force(pos, goal, goal)
 
 
-def plain_max_tricks(pos: Position, side: int) -> int:
-    """Minimax over every legal card with an exact-position memo (the baseline)."""
+def plain_tricks(pos: Position, side: int, most: bool = True) -> int:
+    """The most (``most=False``: the fewest) remaining tricks ``side`` can force, by
+    minimax over every legal card with an exact-position memo (the baseline)."""
 
     @functools.lru_cache(None)
     def rec(hands: tuple[int, ...], leader: int, trick: tuple[int, ...]) -> int:
@@ -105,7 +108,7 @@ def plain_max_tricks(pos: Position, side: int) -> int:
         for c in p.legal_cards():
             q, w = p.play(c)
             vals.append(rec(q.hands, q.leader, q.trick) + (w == side))
-        return max(vals) if p.to_play == side else min(vals)
+        return max(vals) if (p.to_play == side) == most else min(vals)
 
     return rec(pos.hands, pos.leader, pos.trick)
 
@@ -129,20 +132,30 @@ def load_module(name: str, src: str, folder: Path) -> ModuleType:
 
 
 def load_revision(rev: str, folder: Path, count: bool = False) -> ModuleType:
-    """The solver as it was at git revision ``rev`` (an in-run baseline), its
-    search calls counted if ``count``."""
-    if not rev or rev.startswith("-"):
-        raise SystemExit(f"--baseline {rev!r} is not a git revision")
-    out = subprocess.run(
-        ["git", "show", f"{rev}:games/boerenbridge/double_dummy.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode:
-        raise SystemExit(f"--baseline {rev!r}: {out.stderr.strip()}")
-    src = counting(out.stdout) if count else out.stdout
-    return load_module(f"solver_at_{rev}" + ("_counted" if count else ""), src, folder)
+    """The solver as it was at git revision ``rev``, or as it is in the source tree
+    (a checkout or an extracted git archive) in the directory ``rev``: an in-run
+    baseline, its search calls counted if ``count``."""
+    tree = Path(rev)
+    if rev and tree.is_dir():
+        path = tree / "games" / "boerenbridge" / "double_dummy.py"
+        if not path.is_file():
+            raise SystemExit(f"--baseline {rev!r}: no games/boerenbridge/double_dummy.py in it")
+        text = path.read_text()
+    else:
+        if not rev or rev.startswith("-"):
+            raise SystemExit(f"--baseline {rev!r} is neither a directory nor a git revision")
+        out = subprocess.run(
+            ["git", "show", f"{rev}:games/boerenbridge/double_dummy.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if out.returncode:
+            raise SystemExit(f"--baseline {rev!r}: {out.stderr.strip()}")
+        text = out.stdout
+    src = counting(text) if count else text
+    name = tree.name if tree.is_dir() else rev
+    return load_module(f"solver_at_{name}" + ("_counted" if count else ""), src, folder)
 
 
 def target(positions: int, seed: int, baseline: str | None) -> None:
@@ -152,7 +165,7 @@ def target(positions: int, seed: int, baseline: str | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         variants = [("this solver", solver)]
         if baseline is not None:
-            variants.append((f"revision {baseline}", load_revision(baseline, Path(tmp))))
+            variants.append((f"baseline {baseline}", load_revision(baseline, Path(tmp))))
         rng = random.Random(seed)
         times: dict[str, list[float]] = {name: [] for name, _ in variants}
         try:
@@ -277,7 +290,7 @@ def ablation(positions: int, seed: int, baseline: str | None) -> None:
         ]
         if baseline is not None:
             variants.append(
-                (f"revision {baseline}", load_revision(baseline, Path(tmp), count=True))
+                (f"baseline {baseline}", load_revision(baseline, Path(tmp), count=True))
             )
         rng = random.Random(seed)
         times: dict[str, dict[int, float]] = {name: {} for name, _ in variants}
@@ -352,7 +365,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ablation", action="store_true")
     ap.add_argument("--target", action="store_true")
-    ap.add_argument("--baseline", metavar="REV", help="also time the solver of this git revision")
+    ap.add_argument(
+        "--baseline",
+        metavar="REV|DIR",
+        help="also time the solver of this git revision, or of this source tree (a checkout "
+        "or an extracted git archive)",
+    )
     args = ap.parse_args()
     if args.ablation:
         ablation(args.positions, args.seed, args.baseline)
@@ -386,9 +404,9 @@ def main() -> None:
     for i in range(max(6, args.positions // 10)):
         pos = random_position(rng, 5, (None, 0, 1, 2, 3)[i % 5])
         side = i % 4
-        b = cpu(plain_max_tricks, pos, side)
+        b = cpu(plain_tricks, pos, side)
         o = cpu(solve_max, pos, side)
-        assert plain_max_tricks(pos, side) == solve_max(pos, side)
+        assert plain_tricks(pos, side) == solve_max(pos, side)
         base.append(b)
         ours.append(o)
     print()

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import random
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,20 +30,45 @@ def hands_of(*texts: str) -> list[int]:
     return [mask_of(parse_cards(t)) for t in texts]
 
 
-def random_position(rng: random.Random, n: int, players: int) -> Position:
-    """A random deal of ``n`` cards each, a random trump, leader and partial trick."""
+def load_benchmark() -> ModuleType:
+    """``benchmarks/double_dummy.py`` as a module: its plain minimax and its ablations."""
+    folder = Path(__file__).resolve().parent.parent / "benchmarks"
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))  # for the benchmarks' shared _common module
+    spec = importlib.util.spec_from_file_location(
+        "double_dummy_benchmark", folder / "double_dummy.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = load_benchmark()
+
+
+def random_position(
+    rng: random.Random, n: int, players: int, trump: int | None | str = "random"
+) -> Position:
+    """A random deal of ``n`` cards each, a random leader and partial trick, and the
+    trump suit ``trump`` (a random one, or no trump, by default)."""
     cards = list(range(32))
     rng.shuffle(cards)
     hands = [mask_of(cards[i * n : (i + 1) * n]) for i in range(players)]
-    pos = Position(hands, rng.choice([None, 0, 1, 2, 3]), rng.randrange(players))
+    if trump == "random":
+        trump = rng.choice([None, 0, 1, 2, 3])
+    assert not isinstance(trump, str)
+    pos = Position(hands, trump, rng.randrange(players))
     for _ in range(rng.randrange(players)):
         pos, _ = pos.play(rng.choice(pos.legal_cards()))
     return pos
 
 
-def brute_force(pos: Position, side: int, cooperative: bool = False) -> frozenset:
+def brute_force(pos: Position, side: int | frozenset[int], cooperative: bool = False) -> frozenset:
     """Plain minimax over every legal card (no equivalences, bounds or tables): the set of
-    intervals ``(low, high)`` the side can force its remaining tricks into."""
+    intervals ``(low, high)`` the side (a seat or a set of seats) can force its remaining
+    tricks into, or with ``cooperative`` reach when every seat plays for it."""
+    seats = frozenset([side]) if isinstance(side, int) else side
     rem = pos.remaining_tricks
     every = [(lo, hi) for lo in range(rem + 1) for hi in range(lo, rem + 1)]
 
@@ -51,8 +80,8 @@ def brute_force(pos: Position, side: int, cooperative: bool = False) -> frozense
         results = []
         for c in p.legal_cards():
             q, w = p.play(c)
-            results.append(rec(q.hands, q.leader, q.trick, won + (w == side)))
-        if cooperative or p.to_play == side:
+            results.append(rec(q.hands, q.leader, q.trick, won + (w in seats)))
+        if cooperative or p.to_play in seats:
             return frozenset().union(*results)
         return frozenset.intersection(*results)
 
@@ -165,37 +194,6 @@ def test_bad_positions_are_named():
         DoubleDummySolver(None, 4, 7)
 
 
-def brute_force_sides(pos: Position, side: frozenset[int]) -> frozenset:
-    """:func:`brute_force` for a side of one or more seats."""
-    rem = pos.remaining_tricks
-    every = [(lo, hi) for lo in range(rem + 1) for hi in range(lo, rem + 1)]
-
-    @functools.lru_cache(None)
-    def rec(hands, leader, trick, won):
-        p = Position(hands, pos.trump, leader, trick)
-        if p.remaining_tricks == 0:
-            return frozenset((lo, hi) for lo, hi in every if lo <= won <= hi)
-        results = []
-        for c in p.legal_cards():
-            q, w = p.play(c)
-            results.append(rec(q.hands, q.leader, q.trick, won + (w in side)))
-        if p.to_play in side:
-            return frozenset().union(*results)
-        return frozenset.intersection(*results)
-
-    return rec(pos.hands, pos.leader, pos.trick, 0)
-
-
-def deal_with_trump(rng: random.Random, n: int, players: int, trump: int | None) -> Position:
-    cards = list(range(32))
-    rng.shuffle(cards)
-    hands = [mask_of(cards[i * n : (i + 1) * n]) for i in range(players)]
-    pos = Position(hands, trump, rng.randrange(players))
-    for _ in range(rng.randrange(players)):
-        pos, _ = pos.play(rng.choice(pos.legal_cards()))
-    return pos
-
-
 @pytest.mark.parametrize("trump", [None, 0, 1, 2, 3])
 def test_every_trump_setting_agrees_with_brute_force(trump):
     """Each trump suit and no trump, three and four seats, sides of one and two seats,
@@ -203,34 +201,16 @@ def test_every_trump_setting_agrees_with_brute_force(trump):
     rng = random.Random(100 + (trump if trump is not None else 4))
     for i in range(8):
         players = 4 if i % 2 else 3
-        pos = deal_with_trump(rng, 3 + i % 2, players, trump)
+        pos = random_position(rng, 3 + i % 2, players, trump)
         side = frozenset(rng.sample(range(players), 1 + (i % 4 == 3)))
         solver = DoubleDummySolver(trump, players, side)
-        forced = brute_force_sides(pos, side)
+        forced = brute_force(pos, side)
         rem = pos.remaining_tricks
         for lo in range(rem + 1):
             for hi in range(lo, rem + 1):
                 assert solver.can_force(pos, lo, hi) == ((lo, hi) in forced), (i, lo, hi)
         assert solver.max_tricks(pos) == max(t for t in range(rem + 1) if (t, rem) in forced)
         assert solver.min_tricks(pos) == min(t for t in range(rem + 1) if (0, t) in forced)
-
-
-def minimax(pos: Position, side: int) -> tuple[int, int]:
-    """The most and the fewest remaining tricks ``side`` can force, by plain minimax."""
-
-    @functools.lru_cache(None)
-    def rec(hands, leader, trick, most):
-        p = Position(hands, pos.trump, leader, trick)
-        if p.remaining_tricks == 0:
-            return 0
-        vals = []
-        for c in p.legal_cards():
-            q, w = p.play(c)
-            vals.append(rec(q.hands, q.leader, q.trick, most) + (w == side))
-        mine = p.to_play == side
-        return max(vals) if mine == most else min(vals)
-
-    return rec(pos.hands, pos.leader, pos.trick, True), rec(pos.hands, pos.leader, pos.trick, False)
 
 
 @pytest.mark.parametrize("trump", [0, 1, 2, 3])
@@ -245,7 +225,7 @@ def test_trump_tricks_bound_the_answer_both_ways(trump):
     sh = 8 * trump
     checked = 0
     for _ in range(80):
-        pos = deal_with_trump(rng, 3, 4, trump)
+        pos = random_position(rng, 3, 4, trump)
         if pos.trick:
             continue
         side = rng.randrange(4)
@@ -256,7 +236,7 @@ def test_trump_tricks_bound_the_answer_both_ways(trump):
                 others |= trumps[q]
         sure = _TRUMP_BOUND[trumps[side] << 8 | others][0]
         lost = max(_TRUMP_BOUND[trumps[q] << 8 | trumps[side]][0] for q in range(4) if q != side)
-        most, fewest = minimax(pos, side)
+        most, fewest = BENCH.plain_tricks(pos, side), BENCH.plain_tricks(pos, side, most=False)
         assert sure <= fewest and most <= pos.remaining_tricks - lost
         checked += sure > 0 or lost > 0
     assert checked >= 10  # the bounds were not all zero
@@ -269,7 +249,7 @@ def test_most_tricks_from_a_guess_equal_a_scan_on_bigger_positions():
     shared: dict[int | None, DoubleDummySolver] = {}
     for i in range(10):
         trump = (None, 0, 1, 2, 3)[i % 5]
-        pos = deal_with_trump(rng, 6, 4, trump)
+        pos = random_position(rng, 6, 4, trump)
         side = rng.randrange(4)
         fresh = DoubleDummySolver(trump, 4, side)
         rem = pos.remaining_tricks
@@ -278,3 +258,40 @@ def test_most_tricks_from_a_guess_equal_a_scan_on_bigger_positions():
         solver = shared.setdefault(trump, DoubleDummySolver(trump, 4, side))
         if solver.side == frozenset([side]):
             assert solver.max_tricks(pos) == scan
+
+
+#: An 8-card position (trump clubs, North leads) where East makes 5 tricks: the
+#: solver once answered 4 with its move ordering switched off, when an entry of the
+#: table of leads matched a lead of a rank the entry had not seen.
+LEAD_TABLE_CASE = Position((537145104, 1074331877, 2228260866, 455229448), 0, 0)
+
+
+@pytest.mark.parametrize(
+    "name", [name for name, _ in BENCH.ABLATIONS if name != "no transposition table"]
+)
+def test_every_technique_switched_off_leaves_the_answers_exact(name, tmp_path):
+    """The benchmark's ablations (the solver's source with one technique switched off)
+    answer like plain minimax: no technique's soundness may rest on another one, such as
+    the order in which moves are tried; and the ablation texts still match the source."""
+    edits = dict(BENCH.ABLATIONS)[name]
+    mod = BENCH.load_variant(name, edits, tmp_path)
+    rng = random.Random(41)
+    for _ in range(5):
+        pos = random_position(rng, 4, 4)
+        side = rng.randrange(4)
+        copy = mod.Position(pos.hands, pos.trump, pos.leader, pos.trick)
+        assert mod.DoubleDummySolver(pos.trump, 4, side).max_tricks(copy) == BENCH.plain_tricks(
+            pos, side
+        )
+    case = mod.Position(LEAD_TABLE_CASE.hands, 0, 0)
+    assert mod.DoubleDummySolver(0, 4, 1).max_tricks(case) == 5
+
+
+def test_lead_table_case_is_the_minimax_of_its_children():
+    """The 5 tricks of the position above agree with fresh solves after each lead: North
+    (an opponent of East) leads the card that leaves East the fewest."""
+    children = []
+    for c in LEAD_TABLE_CASE.legal_cards():
+        after, _ = LEAD_TABLE_CASE.play(c)
+        children.append(max_tricks(after, 1))
+    assert max_tricks(LEAD_TABLE_CASE, 1) == min(children) == 5
