@@ -692,6 +692,11 @@ def _make_search(
                         break
             x = side_bits >> best & 1
             return lo <= x <= hi, (1 << bc) if same else 0
+        # a position met before with the same goal: its answer and relevant cards
+        key = (*hands, leader << 8 | lo << 4 | hi)
+        known = seen.get(key)
+        if known is not None:
+            return known
         extra = 0
         if has_trump and (allc >> tshift) & 0xFF:
             # trump tricks both ways: each trump wins its trick unless a higher
@@ -712,26 +717,25 @@ def _make_search(
                         sure, b = v, bq
             if sure > hi:
                 return False, b << tshift
-            lost = lb = 0
-            for q in opp_seats:
-                v, bq = trump_bound[((hands[q] >> tshift) & 0xFF) << 8 | st]
-                if v > lost:
-                    lost, lb = v, bq
-            if rem - lost < lo:
-                return False, lb << tshift
             if lo and sure >= lo:
+                if hi == rem:
+                    return True, b << tshift
                 lo = 0
                 extra = b << tshift
-            if hi < rem and rem - lost <= hi:
-                hi = rem
-                extra |= lb << tshift
-            if extra and lo == 0 and hi == rem:
-                return True, extra
-        # a position met before with the same goal: its answer and relevant cards
-        key = (*hands, leader << 8 | lo << 4 | hi)
-        known = seen.get(key)
-        if known is not None:
-            return known
+            # the others' count matters only if it can reach the goal's bounds
+            if hi < rem or lo > rem - ((allc >> tshift) & 0xFF ^ st).bit_count():
+                lost = lb = 0
+                for q in opp_seats:
+                    v, bq = trump_bound[((hands[q] >> tshift) & 0xFF) << 8 | st]
+                    if v > lost:
+                        lost, lb = v, bq
+                if rem - lost < lo:
+                    return False, lb << tshift
+                if hi < rem and rem - lost <= hi:
+                    hi = rem
+                    extra |= lb << tshift
+                if extra and lo == 0 and hi == rem:
+                    return True, extra
         # the position's description: compressed suits and suit lengths
         full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
