@@ -1290,7 +1290,9 @@ class DealKnowledge:
         deals are the flows that saturate the kinds' unknown copies.  At most
         ``fewer`` more copies of the query in ``q``: the query's kinds reach
         ``q`` through one edge of that capacity; at least ``more``: the other
-        kinds do, with the room left.
+        kinds do, with the room left.  The copies all find a place exactly
+        when every cut of that network is at least their number (the maximum
+        flow is the minimum cut), which :func:`_min_cut` finds by trying them.
         """
         L = len(self._size)
         lo_cols = [0] * L
@@ -1302,29 +1304,16 @@ class DealKnowledge:
         gate_cap = fewer if limited else demand[q] - more
         if gate_cap < 0:
             return False
-        G = len(groups)
-        # nodes: 0 source, groups, locations, the gate, the sink
-        n = G + L + 3
-        gate, snk = G + L + 1, G + L + 2
-        cap: list[dict[int, int]] = [{} for _ in range(n)]
-        total = 0
-        for g, ((query, c, lo_k, hi_k), m) in enumerate(groups.items()):
-            u = 1 + g
-            r = m * (c - sum(lo_k))
-            if r:
-                _add_edge(cap, 0, u, r)
-            total += r
-            for ll in range(L):
-                c_gl = m * (hi_k[ll] - lo_k[ll])
-                if c_gl:
-                    to = gate if ll == q and query == limited else 1 + G + ll
-                    _add_edge(cap, u, to, c_gl)
-        if gate_cap:
-            _add_edge(cap, gate, 1 + G + q, gate_cap)
-        for ll in range(L):
-            if demand[ll]:
-                _add_edge(cap, 1 + G + ll, snk, demand[ll])
-        return _max_flow(cap, 0, snk, total) == total
+        # columns: the locations, then the gate into q
+        caps: list[list[int]] = []
+        supply: list[int] = []
+        for (query, c, lo_k, hi_k), m in groups.items():
+            row = [m * (hi_k[ll] - lo_k[ll]) for ll in range(L)] + [0]
+            if query == limited:
+                row[L], row[q] = row[q], 0
+            caps.append(row)
+            supply.append(m * (c - sum(lo_k)))
+        return _min_cut(caps, supply, demand + [0], (L, q, gate_cap)) >= sum(supply)
 
     def probability_at_least(
         self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
@@ -1617,6 +1606,52 @@ class _Aux:
             lo_v += mn
             hi_v += mx
         return lo_v, hi_v
+
+
+#: For each number of columns: every choice of the columns left on the sink
+#: side of a cut, as 0/1 rows (see :func:`_min_cut`).
+_CUT_SIDES: dict[int, np.ndarray] = {}
+
+
+def _min_cut(
+    caps: Sequence[Sequence[int]],
+    supply: Sequence[int],
+    demand: Sequence[int],
+    gate: tuple[int, int, int] | None = None,
+) -> int:
+    """Minimum cut (the maximum flow) of a transport network with few columns.
+
+    The source gives row ``g`` up to ``supply[g]``; row ``g`` sends up to
+    ``caps[g][j]`` to column ``j``; column ``j`` takes up to ``demand[j]``.
+    ``gate = (j, q, c)`` makes column ``j`` a gate: it passes up to ``c``
+    on to column ``q`` instead of to the sink.  A cut keeps a set of columns
+    on the source side; each row then costs the smaller of its supply and
+    its edges into the other columns.  Every set is tried at once (numpy), so
+    this suits a dozen columns or fewer.
+
+    Examples
+    --------
+    >>> _min_cut([[2, 1], [0, 3]], [3, 3], [2, 3])
+    5
+    >>> _min_cut([[2, 1], [0, 3]], [3, 3], [5, 3], gate=(1, 0, 1))  # 2 direct, 1 by the gate
+    3
+    """
+    n_col = len(demand)
+    sides = _CUT_SIDES.get(n_col)
+    if sides is None:
+        bits = np.arange(1 << n_col, dtype=np.int64)[:, None] >> np.arange(n_col)
+        sides = _CUT_SIDES[n_col] = (bits & 1).astype(np.int64)  # 1: on the sink side
+    c = np.asarray(caps, dtype=np.int64).reshape(len(supply), n_col)
+    rows = np.minimum(sides @ c.T, np.asarray(supply, dtype=np.int64)[None, :]).sum(axis=1)
+    dem = np.asarray(demand, dtype=np.int64)
+    if gate is not None:
+        j, q, cap = gate
+        dem = dem.copy()
+        dem[j] = 0
+        cut = rows + (1 - sides) @ dem + cap * (1 - sides[:, j]) * sides[:, q]
+    else:
+        cut = rows + (1 - sides) @ dem
+    return int(cut.min())
 
 
 def _max_flow(cap: list[dict[int, int]], src: int, snk: int, limit: int) -> int:
