@@ -577,20 +577,18 @@ class DealKnowledge:
             f_beta = [0] * K
             forced = [False] * K
             latent: list[Any] = []
-            for k in range(K):
-                x0, x1 = nlo_l[k], nhi_l[k]
+            cells_k = zip(nlo_l, nhi_l, la_l, ha_l, lb_l, hb_l, cp_l, row_lo, strict=True)
+            for k, (x0, x1, la, ha, lb, hb, c_k, r_k) in enumerate(cells_k):
                 if x1 < x0:
                     raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
-                la, ha, lb, hb = la_l[k], ha_l[k], lb_l[k], hb_l[k]
                 # an upper bound no smaller than the location's size is implied by
                 # the sizes (the x_k add up to size_a, the rest to size_b)
                 # (so is one no smaller than the size minus the other kinds' minimums,
                 # or than the copies not known to be elsewhere): lower bounds are kept
-                big_k = cp_l[k] + 1
-                if ha >= min(size_a - (sum_lo_a - la), cp_l[k] - (row_lo[k] - la)):
-                    ha = big_k
-                if hb >= min(size_b - (sum_lo_b - lb), cp_l[k] - (row_lo[k] - lb)):
-                    hb = big_k
+                if ha >= size_a - (sum_lo_a - la) or ha >= c_k - (r_k - la):
+                    ha = c_k + 1
+                if hb >= size_b - (sum_lo_b - lb) or hb >= c_k - (r_k - lb):
+                    hb = c_k + 1
                 lk, uk, lin_l, lin_u = _split_bounds(la, ha, lb, hb, x0, x1)
                 if lk == uk and lin_l is not None:
                     forced[k] = True
@@ -604,7 +602,7 @@ class DealKnowledge:
         lines: dict[int, tuple[Any, Any]] = {}  # a kind's bounds as lines of its count, or None
         for k, lk, uk, lin_l, lin_u in latent:
             lines[k] = (lin_l, lin_u)
-            ek = tuple(e_i[k] for e_i in eps_l)
+            ek = tuple(e_i[k] for e_i in eps_l) if F else ()
             if lin_l is not None and lin_u is not None:
                 key: Any = (ek, lin_l[0], lin_u[0])
                 groups.setdefault(key, []).append(k)
@@ -661,7 +659,9 @@ class DealKnowledge:
         victims: list[_Pred] = []
         while True:
             live = [x for x in per_pred if all(x[0] is not v for v in victims)]
-            dep_kinds = [k for k in latent_ks if any(e_i[k] for x in live for e_i in x[1])]
+            dep_kinds = (
+                [k for k in latent_ks if any(e_i[k] for x in live for e_i in x[1])] if live else []
+            )
             if not dep_kinds:
                 break
             seeing: list[_Pred] = []
@@ -707,8 +707,8 @@ class DealKnowledge:
             else:
                 ek, sl, su = key
                 geps[key] = np.asarray(ek, dtype=np.int64)
-                bl = sum(bounds[k][0][0] - sl * int(n_lo[k]) for k in ks)
-                bu = sum(bounds[k][1][0] - su * int(n_lo[k]) for k in ks)
+                bl = sum(bounds[k][0][0] - sl * nlo_l[k] for k in ks)
+                bu = sum(bounds[k][1][0] - su * nlo_l[k] for k in ks)
                 lin[key] = (count_form(ks, sl, bl), count_form(ks, su, bu))
         dep = [g for g in gkeys if any(e_i[groups[g][0]] for e_i in eps_l)]
         slack = [g for g in gkeys if g not in dep]
