@@ -77,6 +77,7 @@ Examples
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -424,7 +425,16 @@ class DoubleDummySolver:
             self.clear()
         elif len(self._seen) > self.max_entries:
             self._seen.clear()
-        return self._root(pos, low, high)
+        if not gc.isenabled():
+            return self._root(pos, low, high)
+        # the search allocates many small objects and makes no reference cycles:
+        # the cyclic collector is paused meanwhile, so that its passes over the
+        # whole heap do not land in the middle of a search
+        gc.disable()
+        try:
+            return self._root(pos, low, high)
+        finally:
+            gc.enable()
 
     def max_tricks(self, pos: Position) -> int:
         """The most remaining tricks the side can force against the others.
@@ -438,7 +448,8 @@ class DoubleDummySolver:
         rem = pos.remaining_tricks
         if rem == 0:
             return 0
-        g = max(0, min(rem - 1, self._top_cards(pos) - 1))
+        sure, most = self._trump_bounds(pos)
+        g = max(sure, min(most, rem - 1, self._top_cards(pos) - 1))
         if self.can_force(pos, g + 1, rem):
             t = g + 1
             while t < rem and self.can_force(pos, t + 1, rem):
@@ -448,6 +459,21 @@ class DoubleDummySolver:
         while t > 0 and not self.can_force(pos, t, rem):
             t -= 1
         return t
+
+    def _trump_bounds(self, pos: Position) -> tuple[int, int]:
+        """The tricks the side's trumps take whatever happens, and the remaining
+        tricks less those the others' trumps take (0 and all without trumps)."""
+        rem = pos.remaining_tricks
+        if self.trump is None or pos.trick:
+            return 0, rem
+        sh = 8 * self.trump
+        mine = [(h >> sh) & 0xFF for q, h in enumerate(pos.hands) if q in self.side]
+        theirs = [(h >> sh) & 0xFF for q, h in enumerate(pos.hands) if q not in self.side]
+        side_all = sum(mine)  # disjoint masks
+        others_all = sum(theirs)
+        sure = max(_TRUMP_BOUND[t << 8 | others_all][0] for t in mine)
+        lost = max(_TRUMP_BOUND[t << 8 | side_all][0] for t in theirs)
+        return sure, rem - lost
 
     def _top_cards(self, pos: Position) -> int:
         """The side's cards that no other seat's card of the same suit outranks."""
