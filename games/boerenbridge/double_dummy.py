@@ -510,6 +510,12 @@ class DoubleDummySolver:
         self._seen.clear()
         self._lead_tt.clear()
 
+    def __del__(self) -> None:
+        # the search functions refer to each other, so they (and the tables they
+        # hold) are freed only by the cyclic collector: empty the tables now
+        if hasattr(self, "_lead_tt"):  # not a solver whose parameters were refused
+            self.clear()
+
     # ------------------------------------------------------------- search
     def _root(self, pos: Position, low: int, high: int) -> bool:
         hands = list(pos.hands)
