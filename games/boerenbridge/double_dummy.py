@@ -52,16 +52,20 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   then low losers; the highest losing card when losing is the aim; the side
   cashes top cards first, the others lead first what the side cannot win;
 * the last trick evaluated directly, and the last seat of a trick played by a
-  lean function when it follows suit;
+  function of its own (no decided-trick test);
 * for the most tricks, null-window tests from a guess (the side's top cards
-  less one) upwards or downwards, so a good guess costs one proof and one
-  refutation.
+  less one, kept within the trump bounds) upwards or downwards, so a good
+  guess costs one proof and one refutation;
+* the cyclic garbage collector paused during a solve (the search makes no
+  reference cycles), and the tables emptied when the solver is deleted.
 
-Speed (``python benchmarks/double_dummy.py --target``): one seat's most tricks
-in a full 8-card, 4-hand position (32 cards) take about 10 ms of CPU on
-average and up to about 130 ms for the hardest of 500 random positions,
-measured on a heavily loaded machine; nearly four fifths of the search goes to
-proving that the side still makes its tricks when the others lead.
+Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1``):
+one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
+about 6 ms of CPU on average (7 ms on a loaded machine) and 55-65 ms for the
+hardest of 500 random positions (up to 85 ms measured while the machine was
+loaded); the goal of at most 50 ms for every position is not met.  86% of the
+positions searched at a trick boundary have one of the others on lead: most of
+the search proves that the side keeps its tricks against their leads.
 
 Examples
 --------
@@ -550,14 +554,17 @@ def _make_search(
 
     ``force(hands, leader, lo, hi, rem, allc)`` answers at a trick boundary
     whether the side can force its tricks among the ``rem`` left into
-    ``[lo, hi]`` (``allc`` is every card left);
-    ``play(...)`` continues a trick in progress.  Both return ``(answer, rel)``:
+    ``[lo, hi]`` (``allc`` is every card left); ``lead`` plays the first card
+    of a trick, ``middle(hands, leader, pos, ...)`` a later card but the last
+    and ``last(...)`` the last card, which scores the trick and goes on at the
+    next boundary.  All return ``(answer, rel)``:
     ``rel`` is a card mask of the cards whose rank decided the answer (cards
     that won a trick by outranking a card of their suit, and cards of
     equivalence runs that stand for each other).  The answer holds for every
     position with the same leader, the same number of cards of each suit in
     each hand, and the same owners of the cards at or above the lowest
-    relevant card of each suit -- the transposition table is keyed that way.
+    relevant card of each suit (the cards already played to the trick counting
+    as their players') -- the transposition tables are keyed that way.
     Seats in ``or_bits`` choose their cards to reach the goal (the side, or
     everybody in a cooperative search); the others choose against it.
     ``hands`` is mutated and restored.
