@@ -329,7 +329,8 @@ def test_exact_counting_decides_soundly_when_the_structure_is_refused(seed, copi
         if copies and any(c > 1 for c in h.deck.copies):
             try:
                 assert narrow.holds(f) == want, (seed, str(f))
-                assert narrow.route == ("counting" if got is not None else "quotient")
+                want_routes = ("counting",) if got is not None else ("quotient", "local quotient")
+                assert narrow.route in want_routes
             except SizeLimitError:
                 assert got is None
     if countable:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from games.cards import Deck
 from games.epistemic import CardHistory, Count, GameKnowledge, Move, MoveAll, explicit_model
 from games.epistemic.history import card_key
-from games.epistemic.kinds import kind_holds, kind_quotient, named_kinds
+from games.epistemic.kinds import kind_holds, kind_quotient, local_kind_holds, named_kinds
 from games.errors import InvalidParameterError
 from kripke import holds
 from kripke.errors import SizeLimitError
@@ -29,21 +29,26 @@ from tests.test_epistemic import random_formula, random_history
 from tests.test_epistemic_games import SHORT_GAMES, random_point
 
 
+def random_atoms(rng: random.Random, h: CardHistory) -> tuple[list[str], list[Atom], list[str]]:
+    """One or two random cards, every atom ``has(L, C#k)`` of theirs, random agents."""
+    d = h.deck
+    cards = rng.sample(list(d.names), rng.randint(1, min(2, len(d.names))))
+    keys = [
+        card_key(c, j, d.copies[d.index(c)])
+        for c in cards
+        for j in range(1, d.copies[d.index(c)] + 1)
+    ]
+    atoms = [Atom("has", (loc, c)) for loc in h.locations for c in keys]
+    return cards, atoms, rng.sample(list(h.agents), rng.randint(1, len(h.agents)))
+
+
 def check_kinds(h: CardHistory, seed: int, rounds: int = 3, formulas: int = 12, depth: int = 2):
     """Random card subsets, agent subsets and formulas: kind quotient == explicit."""
     rng = random.Random(seed)
     pm = explicit_model(h)
-    d = h.deck
     out = []
     for _ in range(rounds):
-        cards = rng.sample(list(d.names), rng.randint(1, min(2, len(d.names))))
-        keys = [
-            card_key(c, j, d.copies[d.index(c)])
-            for c in cards
-            for j in range(1, d.copies[d.index(c)] + 1)
-        ]
-        atoms = [Atom("has", (loc, c)) for loc in h.locations for c in keys]
-        agents = rng.sample(list(h.agents), rng.randint(1, len(h.agents)))
+        cards, atoms, agents = random_atoms(rng, h)
         fs = [random_formula(rng, h, depth, agents=agents, atoms=atoms) for _ in range(formulas)]
         q = kind_quotient(h, cards, agents=agents if rng.random() < 0.5 else None, formulas=fs)
         for f in fs:
@@ -120,7 +125,7 @@ def test_game_knowledge_route_on_copies():
             f = random_formula(rng, h, 2)
             assert gk.holds(f) == holds(pm, f), (seed, str(f))
             routes.append(gk.route)
-    assert set(routes) == {"quotient", "counting"}
+    assert set(routes) == {"quotient", "local quotient", "counting"}
 
 
 def test_named_kinds_and_errors():
@@ -137,14 +142,43 @@ def test_named_kinds_and_errors():
     assert kind_holds(h2, "K_y has(pile, B) & ~K_y has(x, C#1) | K_y has(x, C)")
 
 
-def test_a_full_koth_deck_is_refused_cleanly_naming_the_estimate():
+def test_a_full_koth_deck_is_refused_cleanly_naming_the_count(monkeypatch):
     """52-card koth (13 ranks of 4 copies) after 8 plays: the structure is too wide,
-    counting does not decide ``K_a ~K_b has(c, X)``, and the kind quotient refuses at
-    once with the estimated size of its deal (a typed error, no long enumeration)."""
+    counting does not decide ``K_a ~K_b has(c, X)``, and the kind quotient refuses
+    beyond its limit with a typed error naming the count."""
+    import games.epistemic.knowledge as knowledge
     from benchmarks.whole_game_knowledge import plays
 
+    monkeypatch.setattr(knowledge, "KIND_STATES", 2_000)
     h = next(h for k, h in plays("bs-koth", 0) if k == 8)
     gk = GameKnowledge(h)
-    with pytest.raises(SizeLimitError, match=r"about [0-9.]+e\+[0-9]+ ways"):
+    with pytest.raises(SizeLimitError, match=r"more than 2,000 states"):
         gk.holds("K_P1 ~K_P2 has(P3, 1)")
     assert gk.refused_by == "quotient"
+
+
+def check_local(h: CardHistory, seed: int, formulas: int = 10, depth: int = 2) -> None:
+    """Random formulas over one or two cards: local kind quotient == explicit."""
+    rng = random.Random(seed)
+    pm = explicit_model(h)
+    cards, atoms, agents = random_atoms(rng, h)
+    for _ in range(formulas):
+        f = random_formula(rng, h, depth, agents=agents, atoms=atoms)
+        assert local_kind_holds(h, f) == holds(pm, f), (seed, cards, str(f))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_local_kind_quotient_answers_alike(seed):
+    """The local kind quotient (one pass per word of steps) on random histories with
+    copies, depth <= 2 (common knowledge through the whole kind quotient)."""
+    check_local(random_history(seed, copies=True, events=8), seed)
+
+
+def test_local_kind_quotient_on_koth_and_pairs():
+    """The local kind quotient on short koth games and the Shengji-like deck, depth 3."""
+    for seed in range(6):
+        check_local(
+            random_point(SHORT_GAMES["koth"](), seed, max_plays=6).card_history(), seed, 6, 3
+        )
+        check_local(shengji_like(seed), seed, 6, 3)

@@ -81,7 +81,7 @@ def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
 
 
 def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import games.epistemic.kinds as kinds
+    import games.epistemic.knowledge as knowledge
     import games.epistemic.symbolic as symbolic
 
     monkeypatch.setattr(symbolic, "MAX_WIDTH", 1)
@@ -91,7 +91,7 @@ def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.Monkey
     h = h.then(Move("A", "P0", "pile", seen_by=["P0"]))
     r = wgk.run_state(h, ["C_{P0,P1} has(P1, B)"])  # exact counting leaves it undecided
     assert r["status"] == "ok" and r["routes"] == ["quotient"]  # the kind quotient answers
-    monkeypatch.setattr(kinds, "ESTIMATE_FACTOR", 0)  # ... unless it refuses too
+    monkeypatch.setattr(knowledge, "KIND_STATES", 0)  # ... unless it refuses too
     r = wgk.run_state(h, ["C_{P0,P1} has(P1, B)"])
     assert r["status"] == "size-limit" and r["refused_by"] == "quotient"
     assert r["answers"] == [] and "kind quotient" in r["error"]

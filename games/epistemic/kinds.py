@@ -25,14 +25,24 @@ the copies of a kind are interchangeable in every observation.
 The states come from one forward pass over the simplified events
 (:func:`~games.epistemic.symbolic.simplify_steps`) with equal states
 merged; at the end the locations of the kinds no formula mentions are
-dropped.  The pass branches over how many copies of each kind type a hidden
-move took, so it stays small while few kinds are anonymous and few cards
-were moved unseen: it is meant for short histories and small decks with
-copies (a Shengji deck of a few ranks, a few plays of BS koth).  At the deal
-of a full deck the anonymous kinds alone spread over the hands in more ways
-than :data:`~games.epistemic.quotient.MAX_STATES` (52-card koth, 13 kinds
-of 4 copies, one named: the deal exceeds it), which raises
-:class:`~kripke.errors.SizeLimitError` naming the count.
+dropped.  Copies of anonymous kinds that no tracked agent has seen yet are
+*floating*: the pass keeps only how many each location holds and gives
+them kinds when a tracked agent sees them (deferred decisions, see
+:class:`_KindPass`), so the deal does not spread the anonymous kinds over
+the hands nobody tracked sees.  The *local* kind quotient
+(:func:`local_kind_holds`) keeps, as the local card-symmetry quotient does,
+one pass per word of steps of the formula, each tracking only the agents of
+its last letter and the letters after it and keeping only the histories
+whose views so far the previous word met.
+
+What grows is the pass of the tracked agents' own hands and plays: every
+hand a tracked seat may hold (up to the symmetries) and every choice of
+cards at its hidden plays.  Measured (``K_a ~K_b has(c, X)`` on 52-card
+koth, 13 ranks of 4 copies): at the deal the local kind quotient answers
+in 2-3 s; after 8 plays (6 hidden) its pass exceeds 100,000 states
+(:class:`~kripke.errors.SizeLimitError` naming the count).  Full Shengji
+decks (54 kinds of 2 copies) name most kinds through face-up plays, and
+every named kind is spread over the hands one by one: out of reach.
 
 Examples
 --------
@@ -62,25 +72,25 @@ from games.epistemic.quotient import (
     QuotientModel,
     _compositions,
     _group_name,
+    _members,
+    _next_letters,
     _partition_model,
     _public_kinds,
     _watched,
+    _WordModel,
 )
 from games.epistemic.reading import read_formula
 from games.errors import InvalidParameterError
 
-__all__ = ["kind_quotient", "kind_holds", "named_kinds"]
+__all__ = ["kind_quotient", "kind_holds", "local_kind_holds", "named_kinds"]
 
 #: One agent's record of one kind: ``(event, copies seen)`` in time order
 #: (the deal's events are ``-1 - location``).
 Record = tuple[tuple[int, int], ...]
-#: A kind type: copies per location, and one record per tracked agent.
-KindType = tuple[tuple[int, ...], tuple[Record, ...]]
-#: The kind quotient refuses at once a deal whose estimated states (hands' sizes
-#: ignored, :meth:`_KindPass._estimate`) exceed this many times its limit.
-ESTIMATE_FACTOR = 1_000
-
-KState = tuple[tuple[KindType, ...], tuple[tuple[KindType, int], ...]]
+#: A kind type: tracked copies per location, one record per tracked agent, and
+#: floating copies (not seen by a tracked agent yet, see :class:`_KindPass`).
+KindType = tuple[tuple[int, ...], tuple[Record, ...], int]
+KState = tuple[tuple[KindType, ...], tuple[tuple[KindType, int], ...], tuple[int, ...]]
 
 
 def named_kinds(
@@ -140,7 +150,19 @@ def _splits(c: int, m: int, most: int) -> Iterator[tuple[int, ...]]:
 
 
 class _KindPass:
-    """The forward pass of the kind quotient, merging equal states."""
+    """The forward pass of the kind quotient, merging equal states.
+
+    A state is ``(named, anonymous, floating)``: the kind type of every named
+    kind, the multiset of kind types of the anonymous kinds, and per location
+    how many *floating* cards it holds: copies of anonymous kinds no tracked
+    agent has seen yet.  A kind type is ``(tracked copies per location,
+    records, floating copies)``; a floating copy gets a location only when a
+    tracked agent sees it (then the pass branches over which anonymous kinds
+    the seen cards are).  Floating cards can be permuted among themselves
+    without changing anything a tracked agent saw, any public event or any
+    formula over the named kinds, so every way of giving them kinds that
+    fits the counts is a history (the principle of deferred decisions).
+    """
 
     def __init__(
         self,
@@ -155,11 +177,13 @@ class _KindPass:
         self.named = list(named)
         self.limit = limit
         self.li = {loc: i for i, loc in enumerate(h.locations)}
+        self.nloc = len(h.locations)
         self.watch = list(watch)
         public = set(h.public_locations())
         self.free = [self.li[loc] for loc in h.locations if loc not in public and h.initial[loc]]
         self.owned = [
-            [self.li[loc] for loc in h.owns[a] if self.li[loc] in self.free] for a in self.watch
+            sorted(self.li[loc] for loc in h.owns[a] if self.li[loc] in self.free)
+            for a in self.watch
         ]
         self.cols = [
             [] if st.audience is None else [i for i, a in enumerate(self.watch) if a in st.audience]
@@ -174,152 +198,195 @@ class _KindPass:
             f"({n:,} states); name fewer cards or use a shorter history"
         )
 
+    @staticmethod
+    def _rec(
+        recs: tuple[Record, ...], cols: Sequence[int], slot: int, r: int
+    ) -> tuple[Record, ...]:
+        """``recs`` with ``r`` more copies seen at ``slot`` by the agents ``cols``."""
+        if not r or not cols:
+            return recs
+        rl = list(recs)
+        for i in cols:
+            cur = rl[i]
+            if cur and cur[-1][0] == slot:
+                rl[i] = (*cur[:-1], (slot, cur[-1][1] + r))
+            else:
+                rl[i] = (*cur, (slot, r))
+        return tuple(rl)
+
+    def _shift(
+        self, ty: KindType, rt: int, rf: int, src: int, dst: int, slot: int, cols: Sequence[int]
+    ) -> KindType:
+        """``rt`` tracked copies of ``src`` and ``rf`` floating ones go to ``dst`` (tracked
+        from now on), seen at ``slot`` by the agents ``cols``."""
+        locs, recs, fl = ty
+        if (rt and src != dst) or rf:
+            nl = list(locs)
+            nl[src] -= rt
+            nl[dst] += rt + rf
+            locs = tuple(nl)
+        return locs, self._rec(recs, cols, slot, rt + rf), fl - rf
+
     def _dealt(self, locs: tuple[int, ...]) -> KindType:
         recs = tuple(tuple((-1 - x, locs[x]) for x in own if locs[x]) for own in self.owned)
-        return locs, recs
+        return locs, recs, 0
+
+    def _save(self, out: dict[KState, None], s: KState, what: str) -> None:
+        out[s] = None
+        if len(out) > self.limit:
+            self._too_many(len(out), what)
 
     # -- the deal
-    def deal(self) -> list[KState]:
+    def deal(self, keep: Any = None, early: Any = None) -> list[KState]:
+        """The states after the deal; with ``keep(0, state)`` those it accepts, and with
+        ``early = (agents, accept)`` only the states ``accept`` takes once those
+        agents' own locations are dealt (they are dealt first)."""
         h = self.h
-        nloc = len(h.locations)
+        nloc = self.nloc
         fixed = [0] * nloc
         base: dict[int, list[int]] = {}
         for loc in h.public_locations():
             for k in h.initial[loc]:
                 base.setdefault(k, [0] * nloc)[self.li[loc]] += 1
-        room = {x: len(h.initial[h.locations[x]]) for x in self.free}
+        free = self.free
         nset = set(self.named)
-        groups = Counter(h.deck.copies[k] for k in range(len(h.deck)) if k not in nset)
-        anon_groups = sorted(groups.items())
+        empty: tuple[Record, ...] = tuple(() for _ in self.watch)
+        anon0: Counter[KindType] = Counter(
+            ((0,) * nloc, empty, h.deck.copies[k]) for k in range(len(h.deck)) if k not in nset
+        )
         out: dict[KState, None] = {}
         named: list[KindType] = []
-        free = self.free
 
-        def place(k: int, left: list[int]) -> Iterator[tuple[int, ...]]:
+        def rec_named(j: int, left: list[int]) -> None:
+            if j == len(self.named):
+                fl = [0] * nloc
+                for i, x in enumerate(free):
+                    fl[x] = left[i]
+                s: KState = (tuple(named), tuple(sorted(anon0.items())), tuple(fl))
+                if sum(fl) != sum(n * ty[2] for ty, n in anon0.items()):
+                    return  # pragma: no cover - the sizes add up
+                for t in self._observe_deal(s, keep, early):
+                    self._save(out, t, "the deal")
+                return
+            k = self.named[j]
             start = base.get(k, fixed)
             rest = h.deck.copies[k] - sum(start)
-            for comp in _compositions(rest, [left[i] for i in range(len(free))]):
+            for comp in _compositions(rest, list(left)):
                 locs = list(start)
                 for i, x in enumerate(free):
                     locs[x] += comp[i]
                     left[i] -= comp[i]
-                yield tuple(locs)
+                named.append(self._dealt(tuple(locs)))
+                rec_named(j + 1, left)
+                named.pop()
                 for i in range(len(free)):
                     left[i] += comp[i]
 
-        def anon(g: int, left: list[int], acc: list[KindType]) -> None:
-            if g == len(anon_groups):
-                if any(left):
-                    return
-                out[(tuple(named), tuple(sorted(Counter(acc).items())))] = None
-                if len(out) > self.limit:
-                    self._too_many(len(out), "the deal")
-                return
-            m, c = anon_groups[g]
-            opts = [comp for comp in _compositions(m, [m] * len(free))]
-
-            def rec(i: int, lo: int) -> None:
-                if i == c:
-                    anon(g + 1, left, acc)
-                    return
-                for j in range(lo, len(opts)):
-                    comp = opts[j]
-                    if any(comp[x] > left[x] for x in range(len(free))):
-                        continue
-                    locs = [0] * nloc
-                    for x in range(len(free)):
-                        locs[free[x]] = comp[x]
-                        left[x] -= comp[x]
-                    acc.append(self._dealt(tuple(locs)))
-                    rec(i + 1, j)
-                    acc.pop()
-                    for x in range(len(free)):
-                        left[x] += comp[x]
-
-            rec(0, 0)
-
-        def rec_named(j: int, left: list[int]) -> None:
-            if j == len(self.named):
-                anon(0, left, [])
-                return
-            for locs in place(self.named[j], left):
-                named.append(self._dealt(locs))
-                rec_named(j + 1, left)
-                named.pop()
-
-        guess = self._estimate(anon_groups, base)
-        if guess > ESTIMATE_FACTOR * self.limit:
-            from kripke.errors import SizeLimitError
-
-            raise SizeLimitError(
-                f"the kind quotient's deal spreads the kinds over the hands in about "
-                f"{guess:.2g} ways (more than {ESTIMATE_FACTOR:,} x {self.limit:,}); name "
-                f"fewer cards or use a smaller deck"
-            )
-        rec_named(0, [room[x] for x in free])
+        rec_named(0, [len(h.initial[h.locations[x]]) for x in free])
         return list(out)
 
-    def _estimate(
-        self, anon_groups: Sequence[tuple[int, int]], base: dict[int, list[int]]
-    ) -> float:
-        """How many deal states there are at most, ignoring the hands' sizes: every
-        named kind's spread times the multisets of spreads of the anonymous kinds."""
-        from math import comb
+    def _observe_deal(self, s: KState, keep: Any = None, early: Any = None) -> Iterator[KState]:
+        """The tracked agents see their own locations: the floating cards there take kinds
+        (with ``keep`` and ``early``: only the states they accept, see :meth:`deal`)."""
+        states = [s]
+        todo = [x for x in self.free if any(x in own for own in self.owned)]
+        cut = -1
+        if early is not None:
+            cols = [self.watch.index(a) for a in early[0]]
+            first = sorted({x for i in cols for x in self.owned[i]})
+            todo = first + [x for x in todo if x not in first]
+            cut = len(first) - 1
+        for n, x in enumerate(todo):
+            cols = [i for i, own in enumerate(self.owned) if x in own]
+            nxt: list[KState] = []
+            for named, anon, fl in states:
+                for new in self._draws(anon, fl[x], x, -1 - x, cols):
+                    f2 = list(fl)
+                    f2[x] = 0
+                    s2 = (named, new, tuple(f2))
+                    if n == cut and not early[1](s2):
+                        continue
+                    if keep is None or n < len(todo) - 1 or keep(0, s2):
+                        nxt.append(s2)
+                        if len(nxt) > self.limit:
+                            self._too_many(len(nxt), "the deal")
+            states = nxt
+        if not todo:
+            states = [t for t in states if (early is None or early[1](t))]
+            if keep is not None:
+                states = [t for t in states if keep(0, t)]
+        return iter(states)
 
-        f = len(self.free)
-        out = 1.0
-        for k in self.named:
-            rest = self.h.deck.copies[k] - sum(base.get(k, ()))
-            out *= comb(rest + f - 1, f - 1) if f else 1
-        for m, c in anon_groups:
-            types = comb(m + f - 1, f - 1) if f else 1
-            out *= comb(types + c - 1, c)
-        return out
+    def _draws(
+        self,
+        anon: tuple[tuple[KindType, int], ...],
+        n: int,
+        dst: int,
+        slot: int,
+        cols: Sequence[int],
+    ) -> Iterator[tuple[tuple[KindType, int], ...]]:
+        """Every way ``n`` floating cards are seen (by ``cols`` at ``slot``) and tracked
+        at ``dst``: how many copies each anonymous kind gives."""
+        items = list(anon)
+        acc: Counter[KindType] = Counter()
+
+        def rec(i: int, left: int) -> Iterator[tuple[tuple[KindType, int], ...]]:
+            if i == len(items):
+                if left == 0:
+                    yield tuple(sorted(acc.items()))
+                return
+            ty, c = items[i]
+            m = min(ty[2], left)
+            for split in _splits(c, m, left):
+                took = sum(r * x for r, x in enumerate(split))
+                made = [
+                    (self._shift(ty, 0, r, dst, dst, slot, cols), x)
+                    for r, x in enumerate(split)
+                    if x
+                ]
+                for t2, x in made:
+                    acc[t2] += x
+                yield from rec(i + 1, left - took)
+                for t2, x in made:
+                    acc[t2] -= x
+                    if not acc[t2]:
+                        del acc[t2]
+
+        return rec(0, n)
 
     # -- one event
-    def step(self, t: int, states: Iterable[KState]) -> list[KState]:
+    def step(self, t: int, states: Iterable[KState], keep: Any = None) -> list[KState]:
+        """The states after event ``t``; with ``keep(t + 1, state)`` those it accepts."""
         out: dict[KState, None] = {}
         st = self.steps[t]
         for s in states:
             for s2 in self._branch(t, st, s):
-                out[s2] = None
-                if len(out) > self.limit:
-                    self._too_many(len(out), f"event {st.index}")
+                if keep is None or keep(t + 1, s2):
+                    self._save(out, s2, f"event {st.index}")
         return list(out)
-
-    @staticmethod
-    def _moved(ty: KindType, r: int, src: int, dst: int, t: int, cols: Sequence[int]) -> KindType:
-        locs, recs = ty
-        if r and src != dst:
-            nl = list(locs)
-            nl[src] -= r
-            nl[dst] += r
-            locs = tuple(nl)
-        if r and cols:
-            rl = list(recs)
-            for i in cols:
-                rl[i] = (*rl[i], (t, r))
-            recs = tuple(rl)
-        return locs, recs
 
     def _branch(self, t: int, st: _Step, s: KState) -> Iterator[KState]:
         li = self.li
-        named, anon = s
+        named, anon, fl = s
         kind = st.kind
         cols = self.cols[t]
         if kind in ("move", "show") and st.audience is not None:
             src = li[st.src]
             dst = li[st.dst] if kind == "move" else src
-            yield from self._hidden(t, src, dst, len(st.kinds), named, anon, cols)
+            if kind == "show" and not cols:
+                yield s  # shown to untracked agents only
+                return
+            yield from self._hidden(t, src, dst, len(st.kinds), s, cols)
             return
         if kind == "move":  # face up: every kind moved is named
             moved = list(named)
+            src, dst = li[st.src], li[st.dst]
             for k, n in Counter(st.kinds).items():
                 j = self.named.index(k)
-                if moved[j][0][li[st.src]] < n:
+                if moved[j][0][src] < n:
                     return
-                moved[j] = self._moved(moved[j], n, li[st.src], li[st.dst], t, ())
-            yield tuple(moved), anon
+                moved[j] = self._shift(moved[j], n, 0, src, dst, t, ())
+            yield tuple(moved), anon, fl
             return
         if kind in ("all", "reveal"):
             src = li[st.src]
@@ -328,13 +395,23 @@ class _KindPass:
                 want = Counter(st.content)
                 if any(ty[0][src] != want[k] for k, ty in zip(self.named, named, strict=True)):
                     return
-                if any(ty[0][src] for ty, _ in anon):
+                if fl[src] or any(ty[0][src] for ty, _ in anon):
                     return
-            nt = tuple(self._moved(ty, ty[0][src], src, dst, t, cols) for ty in named)
+            nt = tuple(self._shift(ty, ty[0][src], 0, src, dst, t, cols) for ty in named)
             na: Counter[KindType] = Counter()
             for ty, c in anon:
-                na[self._moved(ty, ty[0][src], src, dst, t, cols)] += c
-            yield nt, tuple(sorted(na.items()))
+                na[self._shift(ty, ty[0][src], 0, src, dst, t, cols)] += c
+            after = tuple(sorted(na.items()))
+            f2 = list(fl)
+            if cols and fl[src]:  # the floating cards there are seen: they take kinds
+                f2[src] = 0
+                for drawn in self._draws(after, fl[src], dst, t, cols):
+                    yield nt, drawn, tuple(f2)
+                return
+            if src != dst:
+                f2[dst] += f2[src]
+                f2[src] = 0
+            yield nt, after, tuple(f2)
             return
         if kind == "show":  # to everybody
             src = li[st.src]
@@ -359,51 +436,64 @@ class _KindPass:
         raise InvalidParameterError(f"unknown event kind {kind!r}")  # pragma: no cover
 
     def _hidden(
-        self,
-        t: int,
-        src: int,
-        dst: int,
-        n: int,
-        named: tuple[KindType, ...],
-        anon: tuple[tuple[KindType, int], ...],
-        cols: Sequence[int],
+        self, t: int, src: int, dst: int, n: int, s: KState, cols: Sequence[int]
     ) -> Iterator[KState]:
         """Every way ``n`` cards of ``src`` go to ``dst`` (or are shown, ``dst == src``)
-        unseen by all but ``cols``: how many copies of each named kind and of each
-        anonymous kind type."""
+        seen by the tracked agents ``cols`` only: how many copies of each named kind,
+        of each tracked anonymous kind type and, seen (``cols``) or not, of the
+        floating cards there."""
+        named, anon, fl = s
         here = [j for j, ty in enumerate(named) if ty[0][src]]
-        pool = [(ty, c) for ty, c in anon if ty[0][src]]
-        rest = [(ty, c) for ty, c in anon if not ty[0][src]]
+        items = [(ty, c) for ty, c in anon if ty[0][src] or (cols and ty[2])]
+        rest = [(ty, c) for ty, c in anon if not (ty[0][src] or (cols and ty[2]))]
         nm = list(named)
+        acc: Counter[KindType] = Counter(dict(rest))
 
-        def anon_part(i: int, left: int, acc: Counter[KindType]) -> Iterator[KState]:
-            if i == len(pool):
-                if left == 0:
-                    yield tuple(nm), tuple(sorted(acc.items()))
+        def finish(left: int, fleft: int) -> Iterator[KState]:
+            f2 = list(fl)
+            if cols:  # every floating card moved was seen and took a kind
+                if left:
+                    return
+                f2[src] = fleft
+            else:
+                if left > fl[src]:
+                    return
+                f2[src] -= left
+                f2[dst] += left
+            yield tuple(nm), tuple(sorted((ty, c) for ty, c in acc.items() if c)), tuple(f2)
+
+        def anon_part(i: int, left: int, fleft: int) -> Iterator[KState]:
+            if i == len(items):
+                yield from finish(left, fleft)
                 return
-            ty, c = pool[i]
-            m = ty[0][src]
-            for split in _splits(c, m, left):
-                took = sum(r * x for r, x in enumerate(split))
-                for r, x in enumerate(split):
+            ty, c = items[i]
+            opts = [
+                (rt, rf)
+                for rt in range(min(ty[0][src], left) + 1)
+                for rf in range((min(ty[2], fleft, left - rt) if cols else 0) + 1)
+            ]
+            for counts in _multichoose(c, opts, left, fleft):
+                made = []
+                took = ftook = 0
+                for (rt, rf), x in zip(opts, counts, strict=True):
                     if x:
-                        acc[self._moved(ty, r, src, dst, t, cols)] += x
-                yield from anon_part(i + 1, left - took, acc)
-                for r, x in enumerate(split):
-                    if x:
-                        key = self._moved(ty, r, src, dst, t, cols)
-                        acc[key] -= x
-                        if not acc[key]:
-                            del acc[key]
+                        made.append((self._shift(ty, rt, rf, src, dst, t, cols), x))
+                        took += (rt + rf) * x
+                        ftook += rf * x
+                for t2, x in made:
+                    acc[t2] += x
+                yield from anon_part(i + 1, left - took, fleft - ftook)
+                for t2, x in made:
+                    acc[t2] -= x
 
         def named_part(i: int, left: int) -> Iterator[KState]:
             if i == len(here):
-                yield from anon_part(0, left, Counter(dict(rest)))
+                yield from anon_part(0, left, fl[src])
                 return
             j = here[i]
             ty = named[j]
             for r in range(min(left, ty[0][src]) + 1):
-                nm[j] = self._moved(ty, r, src, dst, t, cols)
+                nm[j] = self._shift(ty, r, 0, src, dst, t, cols)
                 yield from named_part(i + 1, left - r)
             nm[j] = ty
 
@@ -411,28 +501,81 @@ class _KindPass:
 
     # -- the true history
     def truth(self) -> KState:
-        """The state of the true history."""
+        """The state of the true history (every card tracked, none floating)."""
+        return self.truth_states()[-1]
+
+    def truth_states(self) -> list[KState]:
+        """The state of the true history at every time ``0..len(steps)``."""
         h = self.h
-        nloc = len(h.locations)
-        cur: list[list[int]] = [[0] * nloc for _ in range(len(h.deck))]
+        cur: list[list[int]] = [[0] * self.nloc for _ in range(len(h.deck))]
         for loc, ks in h.initial.items():
             for k in ks:
                 cur[k][self.li[loc]] += 1
         types = [self._dealt(tuple(c)) for c in cur]
+        nset = set(self.named)
+
+        def snap() -> KState:
+            anon = Counter(ty for k, ty in enumerate(types) if k not in nset)
+            return (
+                tuple(types[k] for k in self.named),
+                tuple(sorted(anon.items())),
+                (0,) * self.nloc,
+            )
+
+        out = [snap()]
         for t, st in enumerate(self.steps):
             cols = self.cols[t]
             if st.kind in ("move", "show"):
                 src = self.li[st.src]
                 dst = self.li[st.dst] if st.kind == "move" else src
                 for k, n in Counter(st.kinds).items():
-                    types[k] = self._moved(types[k], n, src, dst, t, cols)
+                    types[k] = self._shift(types[k], n, 0, src, dst, t, cols)
             elif st.kind in ("all", "reveal"):
                 src = self.li[st.src]
                 dst = self.li[st.dst] if st.kind == "all" else src
-                types = [self._moved(ty, ty[0][src], src, dst, t, cols) for ty in types]
-        nset = set(self.named)
-        anon = Counter(ty for k, ty in enumerate(types) if k not in nset)
-        return tuple(types[k] for k in self.named), tuple(sorted(anon.items()))
+                types = [self._shift(ty, ty[0][src], 0, src, dst, t, cols) for ty in types]
+            out.append(snap())
+        return out
+
+
+def _kind_key(s: KState, cols: Sequence[int]) -> Any:
+    """What the tracked agents of columns ``cols`` saw in ``s`` (jointly), up to the
+    symmetries: their records of every named kind, the multiset of ``(copies,
+    records)`` of the anonymous kinds."""
+    named, anon, _ = s
+    cnt: dict[Any, int] = {}
+    if len(cols) == 1:
+        (c,) = cols
+        for ty, n in anon:
+            one = (sum(ty[0]) + ty[2], ty[1][c])
+            cnt[one] = cnt.get(one, 0) + n
+        return tuple(ty[1][c] for ty in named), frozenset(cnt.items())
+    for ty, n in anon:
+        joint = (sum(ty[0]) + ty[2], tuple(ty[1][c] for c in cols))
+        cnt[joint] = cnt.get(joint, 0) + n
+    return tuple(tuple(ty[1][c] for c in cols) for ty in named), frozenset(cnt.items())
+
+
+def _multichoose(
+    c: int, opts: Sequence[tuple[int, int]], left: int, fleft: int
+) -> Iterator[tuple[int, ...]]:
+    """How many of ``c`` kinds take each option ``(rt, rf)``: every count vector with
+    ``sum == c``, ``sum (rt + rf) * x <= left`` and ``sum rf * x <= fleft``."""
+
+    def rec(i: int, rem: int, lt: int, lf: int) -> Iterator[tuple[int, ...]]:
+        if i == len(opts) - 1:
+            rt, rf = opts[i]
+            if (rt + rf) * rem <= lt and rf * rem <= lf:
+                yield (rem,)
+            return
+        rt, rf = opts[i]
+        for x in range(rem + 1):
+            if (rt + rf) * x > lt or rf * x > lf:
+                break
+            for tail in rec(i + 1, rem - x, lt - (rt + rf) * x, lf - rf * x):
+                yield (x, *tail)
+
+    return rec(0, c, left, fleft)
 
 
 def kind_quotient(
@@ -501,11 +644,11 @@ def kind_quotient(
         peak = max(peak, len(states))
 
     def project(s: KState) -> Any:
-        nm, anon = s
+        nm, anon, _ = s
         kept = tuple((ty[0] if k in qk else (), ty[1]) for k, ty in zip(named, nm, strict=True))
         c: Counter[Any] = Counter()
         for ty, n in anon:
-            c[(sum(ty[0]), ty[1])] += n
+            c[(sum(ty[0]) + ty[2], ty[1])] += n
         return kept, tuple(sorted(c.items()))
 
     final: dict[Any, int] = {}
@@ -558,6 +701,148 @@ def kind_quotient(
     )
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _kind_words(
+    h: CardHistory,
+    steps: list[_Step],
+    named: Sequence[int],
+    query: Sequence[int],
+    path: frozenset[tuple[Any, ...]],
+    limit: int,
+) -> tuple[dict[tuple[Any, ...], list[tuple[Any, dict[Any, Any]]]], int]:
+    """The histories the words of ``path`` reach from the true one, one pass a word (as
+    :func:`~games.epistemic.quotient._word_quotient` for decks without copies).
+
+    The pass of ``w + (x,)`` tracks only the agents of ``x`` and of the letters
+    after it, and keeps a state while ``x``'s view so far is one the pass of
+    ``w`` met at that time (a view so far is determined by the final view, so
+    no history the word reaches is lost); at the end, the states whose final
+    view of ``x`` is that of a history ``w`` reaches.  Returns by word the
+    histories as ``(copies of the query kinds per location, {letter: final
+    view})`` and the most states kept at any event.
+    """
+    after = _next_letters(path)
+    members = _members
+
+    def make(letters: Iterable[Any]) -> _KindPass:
+        watch = {a for x in letters for a in members(x)}
+        return _KindPass(h, steps, named, [a for a in h.agents if a in watch], limit)
+
+    def view(p: _KindPass, s: KState, agents: Sequence[str]) -> Any:
+        return _kind_key(s, [p.watch.index(a) for a in agents])
+
+    qpos = [list(named).index(k) for k in query]
+
+    def node(p: _KindPass, s: KState, letters: Iterable[Any]) -> tuple[Any, dict[Any, Any]]:
+        return tuple(s[0][j][0] for j in qpos), {x: view(p, s, members(x)) for x in letters}
+
+    root = make(after.get((), ()))
+    truth = root.truth_states()
+    first = {a for x in after.get((), ()) for a in members(x)}
+    allowed = {(): [{a: {view(root, s, (a,))} for a in first} for s in truth]}
+    end = truth[-1]
+    final = {(): {x: {view(root, end, members(x))} for x in after.get((), ())}}
+    nodes = {(): [node(root, end, after.get((), ()))]}
+    peak = 1
+    for w in sorted((w for w in path if w), key=len):
+        x, prev = w[-1], w[:-1]
+        nxt = after.get(w, set())
+        p = make({x} | nxt)
+        mine = members(x)
+        record = sorted({a for y in nxt for a in members(y)})
+        seen: list[dict[str, set[Any]]] = [{a: set() for a in record} for _ in truth]
+        al = allowed[prev]
+
+        def keep(
+            t: int,
+            s: KState,
+            p: _KindPass = p,
+            mine: tuple[str, ...] = mine,
+            al: list[dict[str, set[Any]]] = al,
+            record: list[str] = record,
+            seen: list[dict[str, set[Any]]] = seen,
+        ) -> bool:
+            if not all(view(p, s, (a,)) in al[t][a] for a in mine):
+                return False
+            for a in record:
+                seen[t][a].add(view(p, s, (a,)))
+            return True
+
+        states = p.deal(
+            keep,
+            (
+                mine,
+                lambda s, p=p, mine=mine, al=al: all(view(p, s, (a,)) in al[0][a] for a in mine),
+            ),
+        )
+        peak = max(peak, len(states))
+        for t in range(len(steps)):
+            states = p.step(t, states, keep)
+            peak = max(peak, len(states))
+        letters = [x, *sorted(nxt - {x}, key=str)]
+        reach = final[prev][x]
+        made = {}
+        for s in states:
+            if view(p, s, mine) in reach:
+                val, keys = node(p, s, letters)
+                made[(val, tuple(keys.items()))] = (val, keys)
+        nodes[w] = list(made.values())
+        if nxt:
+            allowed[w] = seen
+            final[w] = {y: {keys[y] for _, keys in nodes[w]} for y in nxt}
+    return nodes, peak
+
+
+class _KindWordModel(_WordModel):
+    """Truth along the words of :func:`_kind_words`; an atom ``has(L, C#k)`` reads the
+    copies of ``C`` at ``L``."""
+
+    def __init__(
+        self,
+        h: CardHistory,
+        query: Sequence[int],
+        nodes: dict[tuple[Any, ...], list[tuple[Any, dict[Any, Any]]]],
+    ):
+        super().__init__(h, tuple(h.deck.name(k) for k in query), nodes)
+        self.kinds = list(query)
+        self.li = {loc: i for i, loc in enumerate(h.locations)}
+
+    def _atom(self, f: Any, w: tuple[Any, ...], i: int) -> bool:
+        loc, k, j = self.h.atom_cell(f)
+        if k not in self.kinds:
+            raise InvalidParameterError(f"{f.key}: card {f.args[1]} is not among {self.query}")
+        return self.nodes[w][i][0][self.kinds.index(k)][self.li[loc]] >= j
+
+
+def local_kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
+    """Whether ``f`` holds at the true history, on the local kind quotient: only the
+    histories ``f``'s knowledge operators reach, one pass per word of steps
+    (:func:`~games.epistemic.quotient.formula_words`); for common knowledge, the
+    whole kind quotient (:func:`kind_holds`).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
+    ...                 {"x": "A A", "y": "B C", "z": "B C", "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "x", "pile", seen_by=["x", "y"]))
+    >>> local_kind_holds(h, "K_z (has(pile, A) -> K_y has(pile, A)) & ~K_z has(x, A)")
+    True
+    """
+    from games.epistemic.quotient import _prefixes, formula_words
+    from games.epistemic.symbolic import simplify_steps
+
+    g = read_formula(h, f)
+    words = formula_words(g)
+    if words is None:
+        return kind_holds(h, g, limit=limit)
+    query = _query_kinds(h, [a.args[1] for a in g.atoms()])
+    steps = simplify_steps(h)
+    named = named_kinds(h, [h.deck.name(k) for k in query], steps)
+    nodes, _ = _kind_words(h, steps, named, query, _prefixes(words), limit)
+    return bool(_KindWordModel(h, query, nodes).holds(g))
 
 
 def kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:

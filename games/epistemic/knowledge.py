@@ -41,7 +41,15 @@ from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
-__all__ = ["GameKnowledge", "Step", "seat_aliases", "QUOTIENT_FIRST_WIDTH", "MANY_CARDS", "PUBLIC"]
+__all__ = [
+    "GameKnowledge",
+    "Step",
+    "seat_aliases",
+    "QUOTIENT_FIRST_WIDTH",
+    "MANY_CARDS",
+    "KIND_STATES",
+    "PUBLIC",
+]
 # seat_aliases: re-exported from reading
 
 #: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
@@ -61,6 +69,11 @@ QUOTIENT_FIRST_WIDTH = 6_000
 #: after one face-down play, ``K_a ~claim`` (48 cards named): the local quotient did
 #: not answer within 2 minutes, counting answers each seat in milliseconds.
 MANY_CARDS = 8
+
+#: Most states the kind quotient of a deck with copies keeps at any event when
+#: :class:`GameKnowledge` asks it (it refuses beyond, naming the count); about
+#: 20 s of work on 52-card koth.
+KIND_STATES = 50_000
 
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
@@ -103,9 +116,10 @@ class GameKnowledge:
     and decides deeper ones where the public knowledge or a seat's ignorance
     settles them (a void shown to the table is common knowledge); on a deck
     with copies what counting leaves undecided goes to the kind quotient
-    (:func:`~games.epistemic.kinds.kind_quotient`, route ``"quotient"``,
-    exact, for small decks and short histories); anything else raises the
-    refusal (:class:`~kripke.errors.SizeLimitError`).
+    (:mod:`games.epistemic.kinds`, exact: route ``"local quotient"``, or
+    ``"quotient"`` for common knowledge; small decks, short histories, the
+    deal of 52-card koth); anything else raises the refusal
+    (:class:`~kripke.errors.SizeLimitError`).
     :meth:`count` and the probabilities of formulas about the cards then
     come from exact counting too; probabilities of formulas about
     knowledge, and :attr:`pointed`, need the structure.
@@ -430,12 +444,18 @@ class GameKnowledge:
         return out
 
     def _by_kinds(self, g: Any) -> bool:
-        """Truth of ``g`` on the kind quotient (route ``"quotient"``, decks with copies:
-        :func:`~games.epistemic.kinds.kind_quotient`), a kept one when it covers
-        ``g``'s cards, agents and groups."""
-        from games.epistemic.kinds import kind_quotient
-        from games.epistemic.quotient import _groups_of
+        """Truth of ``g`` on a deck with copies by the kind quotient
+        (:mod:`games.epistemic.kinds`): the local one (route ``"local quotient"``,
+        one pass per word of steps) unless ``g`` has common knowledge, else the
+        whole one (route ``"quotient"``; a kept one when it covers ``g``'s cards,
+        agents and groups); at most :data:`KIND_STATES` states."""
+        from games.epistemic.kinds import kind_quotient, local_kind_holds
+        from games.epistemic.quotient import _groups_of, formula_words
 
+        if formula_words(g) is not None:
+            out = local_kind_holds(self.history, g, limit=KIND_STATES)
+            self.route = "local quotient"
+            return out
         cards = {a.args[1].partition("#")[0] for a in g.atoms()}
         agents = set(g.agents())
         groups = _groups_of([g])
@@ -443,7 +463,9 @@ class GameKnowledge:
             if cards <= set(q.cards) and agents <= set(q.agents) and groups <= set(q.groups):
                 break
         else:
-            q = kind_quotient(self.history, sorted(cards), agents=agents, formulas=[g])
+            q = kind_quotient(
+                self.history, sorted(cards), agents=agents, formulas=[g], limit=KIND_STATES
+            )
             self._kinds.append(q)
         out = bool(q.holds(g))
         self.route = "quotient"

@@ -1074,6 +1074,20 @@ def formula_words(f: Any) -> frozenset[tuple[Any, ...]] | None:
     return go(f)
 
 
+def _next_letters(path: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, ...], set[Any]]:
+    """For every word of ``path`` that another extends, the letters that follow it."""
+    after: dict[tuple[Any, ...], set[Any]] = {}
+    for w in path:
+        if w:
+            after.setdefault(w[:-1], set()).add(w[-1])
+    return after
+
+
+def _members(x: Any) -> tuple[str, ...]:
+    """The agents of a letter: an agent, or a group (distributed knowledge)."""
+    return (x,) if isinstance(x, str) else tuple(x)
+
+
 def _word_quotient(
     h: CardHistory,
     steps: list[_Step],
@@ -1094,13 +1108,8 @@ def _word_quotient(
     word's pass tracked, by word (the empty word: the true history), the
     most states kept at any event and the passes made.
     """
-    after: dict[tuple[Any, ...], set[Any]] = {}
-    for w in path:
-        if w:
-            after.setdefault(w[:-1], set()).add(w[-1])
-
-    def members(x: Any) -> tuple[str, ...]:
-        return (x,) if isinstance(x, str) else tuple(x)
+    after = _next_letters(path)
+    members = _members
 
     def make(letters: Iterable[Any]) -> _Pass:
         watch = {a for x in letters for a in members(x)}
