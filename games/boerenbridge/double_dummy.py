@@ -863,12 +863,13 @@ def _make_search(
 
     def top_rel(allc: int, jt: tuple[int, ...]) -> int:
         """The relevant cards of a table entry: the top ``jt[i]`` cards of suit ``i``."""
-        rel = 0
-        for i in (0, 1, 2, 3):
-            if jt[i]:
-                sh = suit_shifts[i]
-                rel |= topj[((allc >> sh) & 0xFF) << 4 | jt[i]] << sh
-        return rel
+        j0, j1, j2, j3 = jt
+        return (
+            topj[(allc & 0xFF) << 4 | j0]
+            | topj[((allc >> 8) & 0xFF) << 4 | j1] << 8
+            | topj[((allc >> 16) & 0xFF) << 4 | j2] << 16
+            | topj[(allc >> 24) << 4 | j3] << 24
+        )
 
     def run_rel(acc: int, h: int, allc: int, suits: tuple[int, ...]) -> int:
         """The relevant cards ``acc`` of a node where every move was needed, with
