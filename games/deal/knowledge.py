@@ -1612,6 +1612,41 @@ class _Aux:
 #: side of a cut, as 0/1 rows (see :func:`_min_cut`).
 _CUT_SIDES: dict[int, np.ndarray] = {}
 
+#: Most columns :func:`_min_cut` tries every cut of (more: a max flow).
+_CUT_COLUMNS = 12
+
+
+def _transport_flow(
+    caps: Sequence[Sequence[int]],
+    supply: Sequence[int],
+    demand: Sequence[int],
+    gate: tuple[int, int, int] | None = None,
+) -> int:
+    """:func:`_min_cut` as a maximum flow (:func:`_max_flow`), for any number of columns.
+
+    Examples
+    --------
+    >>> _transport_flow([[2, 1], [0, 3]], [3, 3], [5, 3], gate=(1, 0, 1))
+    3
+    """
+    n_row, n_col = len(supply), len(demand)
+    # nodes: 0 the source, the rows, the columns, the sink
+    snk = 1 + n_row + n_col
+    net: list[dict[int, int]] = [{} for _ in range(snk + 1)]
+    for g in range(n_row):
+        if supply[g]:
+            _add_edge(net, 0, 1 + g, supply[g])
+        for j in range(n_col):
+            if caps[g][j]:
+                _add_edge(net, 1 + g, 1 + n_row + j, caps[g][j])
+    for j in range(n_col):
+        if gate is not None and j == gate[0]:
+            if gate[2]:
+                _add_edge(net, 1 + n_row + j, 1 + n_row + gate[1], gate[2])
+        elif demand[j]:
+            _add_edge(net, 1 + n_row + j, snk, demand[j])
+    return _max_flow(net, 0, snk, sum(supply))
+
 
 def _min_cut(
     caps: Sequence[Sequence[int]],
@@ -1637,6 +1672,8 @@ def _min_cut(
     3
     """
     n_col = len(demand)
+    if n_col > _CUT_COLUMNS:
+        return _transport_flow(caps, supply, demand, gate)
     sides = _CUT_SIDES.get(n_col)
     if sides is None:
         bits = np.arange(1 << n_col, dtype=np.int64)[:, None] >> np.arange(n_col)
