@@ -13,9 +13,11 @@ Where today's routes stop (measured with these playouts):
   default run up to 12 plays; the slow run goes to 40 plays.  The
   card-symmetry quotient answers in milliseconds to seconds there, and can
   exceed its state limit or take minutes later in long games.
-* BS koth (copies): the structure is refused after about four face-down plays
-  and the quotient takes no copies, so formulas deeper than exact counting
-  decides are answered up to 2 plays (slow run); later states are ``xfail``.
+* BS koth (copies): the structure is refused after about four face-down plays;
+  the kind quotient (:mod:`games.epistemic.kinds`) answers the deal and short
+  histories but exceeds its limit after a few hidden plays, so formulas deeper
+  than exact counting decides are answered up to 2 plays (slow run); later
+  states are ``xfail``.
 * BoerenBridge (face-up play): every state of whole games, on the structure.
 * Shengji / ZPY (two decks): the structure is refused from the deal (the kitty
   is exchanged face down, the hands are large); exact counting answers depth-1
@@ -162,8 +164,8 @@ def test_shengji_playouts_agree_with_counting_at_depth_1(variant, seed, depth):
 
 # ------------------------------------------------------- where the routes stop
 REFUSED = (
-    "today's routes refuse it: the structure is too wide, the card-symmetry quotient "
-    "takes no copies, and exact counting decides only some depth-2 formulas (issue 15, "
+    "today's routes refuse it: the structure is too wide, the kind quotient exceeds its "
+    "limit, and exact counting decides only some depth-2 formulas (issue 15, "
     "representation half)"
 )
 
