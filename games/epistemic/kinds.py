@@ -298,19 +298,17 @@ class _KindPass:
             cut = len(first) - 1
         for n, x in enumerate(todo):
             cols = [i for i, own in enumerate(self.owned) if x in own]
-            nxt: list[KState] = []
+            nxt: dict[KState, None] = {}
             for named, anon, fl in states:
                 for new in self._draws(anon, fl[x], x, -1 - x, cols):
                     f2 = list(fl)
                     f2[x] = 0
                     s2 = (named, new, tuple(f2))
-                    if n == cut and not early[1](s2):
+                    if s2 in nxt or (n == cut and not early[1](s2)):
                         continue
                     if keep is None or n < len(todo) - 1 or keep(0, s2):
-                        nxt.append(s2)
-                        if len(nxt) > self.limit:
-                            self._too_many(len(nxt), "the deal")
-            states = nxt
+                        self._save(nxt, s2, "the deal")
+            states = list(nxt)
         if not todo:
             states = [t for t in states if (early is None or early[1](t))]
             if keep is not None:
