@@ -66,6 +66,27 @@ machine under load; default route, then ``--route structure-first``):
   0.37 s, worst 0.76 s);
 * both routes agree on every state both answered (41), peak RSS 94 MiB.
 
+With the kind quotient for decks with copies (:mod:`games.epistemic.kinds`,
+route ``local quotient`` / ``quotient`` on those decks) and formulas naming
+many cards offered to counting first (same command, out file
+``/tmp/h4/wgk_final.jsonl``, machine under load from other runs):
+
+* bs-classic: 64% of 22 states (14), median 0.017 s, worst 1.06 s, worst
+  query 1.0 s; unanswered from play 56 of seed 0 (timeouts, the card
+  quotient's pass as before);
+* bs-koth: 10% (the two deals, on the structure, 3.4 and 4.8 s); from play 8
+  every state is refused (size-limit: 7, the kind quotient past 50,000
+  states) or over the 5 s budget (12); the local kind quotient answers
+  ``K_a ~K_b has(c, X)`` at the koth deal in 2-5 s on its own (37,705
+  states for seed 0);
+* zpy5 and bs-zpy: one state each (seed 1, the deal: 3.6 and 3.8 s, local
+  kind quotient and counting), the rest over budget: 5% and 3%;
+* boerenbridge: 100%, median 0.18 s, worst 0.31 s (structure); peak RSS
+  380 MiB (a koth state's process).
+* the structure-first baseline in the same session (``--route
+  structure-first``, out file ``/tmp/h4/wgk_sf.jsonl``): bs-classic 55%,
+  bs-koth, zpy5, bs-zpy 0%, boerenbridge 100%.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
