@@ -63,6 +63,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from math import comb
 from typing import Any
 
 from games.deal.formulas import evaluate
@@ -90,6 +91,11 @@ Record = tuple[tuple[int, int], ...]
 #: A kind type: tracked copies per location, one record per tracked agent, and
 #: floating copies (not seen by a tracked agent yet, see :class:`_KindPass`).
 KindType = tuple[tuple[int, ...], tuple[Record, ...], int]
+#: The kind quotient refuses at once when its named kinds alone (each spread over
+#: the hands, the hands' sizes ignored) exceed this many times its limit: a Shengji
+#: deck after a few tricks names dozens of kinds.
+SPREAD_FACTOR = 100
+
 KState = tuple[tuple[KindType, ...], tuple[tuple[KindType, int], ...], tuple[int, ...]]
 
 
@@ -282,7 +288,20 @@ class _KindPass:
                 for i in range(len(free)):
                     left[i] += comp[i]
 
-        rec_named(0, [len(h.initial[h.locations[x]]) for x in free])
+        rooms = [len(h.initial[h.locations[x]]) for x in free]
+        spread = 1
+        for k in self.named:
+            rest = h.deck.copies[k] - sum(base.get(k, fixed))
+            spread *= comb(rest + len(free) - 1, len(free) - 1) if free else 1
+        if spread > SPREAD_FACTOR * self.limit:
+            from kripke.errors import SizeLimitError
+
+            raise SizeLimitError(
+                f"the kind quotient would spread its {len(self.named)} named kinds over the "
+                f"hands in up to {spread:.2g} ways (sizes ignored; more than {SPREAD_FACTOR:,} "
+                f"x {self.limit:,} states); name fewer cards or use a shorter history"
+            )
+        rec_named(0, rooms)
         return list(out)
 
     def _observe_deal(self, s: KState, keep: Any = None, early: Any = None) -> Iterator[KState]:
