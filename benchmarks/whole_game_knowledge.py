@@ -69,20 +69,21 @@ machine under load; default route, then ``--route structure-first``):
 With the kind quotient for decks with copies (:mod:`games.epistemic.kinds`,
 route ``local quotient`` / ``quotient`` on those decks) and formulas naming
 many cards offered to counting first (same command, out file
-``/tmp/h4/wgk_final.jsonl``, machine under load from other runs):
+``/tmp/h4/wgk_final2.jsonl``, at 4ab6665):
 
-* bs-classic: 64% of 22 states (14), median 0.017 s, worst 1.06 s, worst
+* bs-classic: 64% of 22 states (14), median 0.018 s, worst 1.06 s, worst
   query 1.0 s; unanswered from play 56 of seed 0 (timeouts, the card
   quotient's pass as before);
-* bs-koth: 10% (the two deals, on the structure, 3.4 and 4.8 s); from play 8
-  every state is refused (size-limit: 7, the kind quotient past 50,000
-  states) or over the 5 s budget (12); the local kind quotient answers
-  ``K_a ~K_b has(c, X)`` at the koth deal in 2-5 s on its own (37,705
-  states for seed 0);
-* zpy5 and bs-zpy: one state each (seed 1, the deal: 3.6 and 3.8 s, local
-  kind quotient and counting), the rest over budget: 5% and 3%;
-* boerenbridge: 100%, median 0.18 s, worst 0.31 s (structure); peak RSS
-  380 MiB (a koth state's process).
+* bs-koth: 5% (one deal, on the structure, 3.4 s; the other deal over
+  budget); from play 8 every state is refused (size-limit: 16, the kind
+  quotient's pass past 50,000 states, median 0.9 s, worst 3.6 s) or over
+  budget (4); the local kind quotient alone answers ``K_a ~K_b has(c, X)``
+  at the koth deal in 2-5 s (37,705 states for seed 0);
+* zpy5 and bs-zpy: one state each (seed 1, the deal: 3.7 and 3.8 s, local
+  kind quotient and counting), the rest refused within 0.3 s (the named
+  kinds' spread, 20 and 28 states) or over budget (1 each): 5% and 3%;
+* boerenbridge: 100%, median 0.17 s, worst 0.30 s (structure); peak RSS
+  346 MiB (a koth state's process).
 * the structure-first baseline in the same session (``--route
   structure-first``, out file ``/tmp/h4/wgk_sf.jsonl``): bs-classic 55%,
   bs-koth, zpy5, bs-zpy 0%, boerenbridge 100%.
