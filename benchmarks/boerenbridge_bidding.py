@@ -46,7 +46,10 @@ CPU milliseconds per decision)::
 
 * 7 cards, 2,000 hands: ``selfish-noisy`` +0.48 ± 0.40 a hand against IS-MCTS in
   its seat (9.58 against 9.10), 7.4 ms a decision (IS-MCTS 23.6 ms);
-  ``selfish-play`` with the same command (an earlier run) -0.07 ± 0.43.  On the first 200 hands,
+  ``selfish-play`` with the same command (an earlier run) -0.07 ± 0.43.
+* 5 cards, 2,000 hands (``--cards 5``, the rest as above): ``selfish-noisy``
+  +0.26 ± 0.30 (6.91 against 6.66): ahead, not significantly; 4.8 ms a
+  decision (IS-MCTS 18.7 ms).  ``selfish-play`` earlier: +0.16 ± 0.45 (1,015 hands).  On the first 200 hands,
   ``selfish-play`` +0.60 ± 1.48 against IS-MCTS, the swaps ``ismcts+selfish-play``
   +0.63 ± 1.23 and ``selfish-play+ismcts`` +0.76 ± 1.46: neither the guess nor
   the card play alone separates the two there.  The noise of ``selfish-noisy``
