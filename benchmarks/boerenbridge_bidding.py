@@ -49,7 +49,11 @@ CPU milliseconds per decision)::
   ``selfish-play`` with the same command (an earlier run) -0.07 ± 0.43.
 * 5 cards, 2,000 hands (``--cards 5``, the rest as above): ``selfish-noisy``
   +0.26 ± 0.30 (6.91 against 6.66): ahead, not significantly; 4.8 ms a
-  decision (IS-MCTS 18.7 ms).  ``selfish-play`` earlier: +0.16 ± 0.45 (1,015 hands).  On the first 200 hands,
+  decision (IS-MCTS 18.7 ms).  ``selfish-play`` earlier: +0.16 ± 0.45 (1,015 hands).
+  The swaps with IS-MCTS on the first 200 hands: ``selfish-noisy`` +0.47 ± 0.96,
+  IS-MCTS's guesses with its cards (``ismcts+selfish-noisy``) -0.08 ± 0.65, its
+  guesses with IS-MCTS's cards (``selfish-noisy+ismcts``) +0.34 ± 1.05: what lead
+  there is comes with the guess more than with the cards (none of it significant).  On the first 200 hands,
   ``selfish-play`` +0.60 ± 1.48 against IS-MCTS, the swaps ``ismcts+selfish-play``
   +0.63 ± 1.23 and ``selfish-play+ismcts`` +0.76 ± 1.46: neither the guess nor
   the card play alone separates the two there.  The noise of ``selfish-noisy``
