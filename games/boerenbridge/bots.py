@@ -42,6 +42,7 @@ Examples
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
@@ -805,8 +806,9 @@ class _SelfishCardsBot(SelfishBot):
             return reps[0]
         return self._choose_card(v, reps)
 
+    @abstractmethod
     def _choose_card(self, v: SeatView, reps: list[int]) -> int:
-        raise NotImplementedError
+        """One of ``reps`` (two or more distinct legal cards) for the seat's view ``v``."""
 
 
 class SelfishPlayBot(_SelfishCardsBot):
