@@ -18,6 +18,7 @@ from games.boerenbridge.bots import (
     SelfishBot,
     SelfishPlayBot,
     SelfishSearchBot,
+    SmallHandSelfishBot,
     estimated_guesses,
     selfish_playout,
 )
@@ -55,6 +56,7 @@ def test_all_bots_are_registered_and_play_legal_games():
         ["selfish", "sampling", "selfish-play", "greedy"],
         ["selfish-search", "greedy", "random", "greedy"],
         ["selfish-noisy", "selfish-play", "knowledge", "greedy"],
+        ["selfish-small", "selfish-noisy", "sampling", "greedy"],
     ):
         bots = [make_bot("boerenbridge", name, seed=i) for i, name in enumerate(lineup)]
         res = play_game(game, bots, seed=5)  # an illegal action would raise BotError
@@ -72,7 +74,16 @@ def test_same_seeds_same_game():
 
 
 @pytest.mark.parametrize(
-    "name", ["knowledge", "sampling", "selfish", "selfish-play", "selfish-search", "selfish-noisy"]
+    "name",
+    [
+        "knowledge",
+        "sampling",
+        "selfish",
+        "selfish-play",
+        "selfish-search",
+        "selfish-noisy",
+        "selfish-small",
+    ],
 )
 def test_bots_decide_from_what_their_seat_saw_only(name):
     """Two deals that differ only in the other hands look the same to East before the
@@ -317,3 +328,29 @@ def test_noisy_playouts_stray_from_the_rule_for_the_others_only():
     hands = [mask_of(parse_cards(h)) for h in ("AS 7S", "KS 8H", "QS 9H", "JS 10H")]
     assert {won[0] for won in playouts(hands, [0, 1, 0, 0], keep=0)} == {0}
     assert max(won[0] for won in playouts(hands, [0, 1, 0, 0], keep=-1)) == 2
+
+
+def _hand_with(lineup, cards, seed):
+    game = load_game("boerenbridge", rounds=(cards,), no_trump_rounds=())
+    bots = [make_bot("boerenbridge", name, seed=10 * seed + i) for i, name in enumerate(lineup)]
+    return play_game(game, bots, seed=seed).history
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_small_hand_bot_is_selfish_noisy_in_big_rounds(seed):
+    """Above ``up_to`` cards ``selfish-small`` makes every decision ``selfish-noisy``
+    makes with the same seed (the same draws too); in a 5-card round it decides
+    otherwise somewhere over a few hands."""
+    lineup = ["selfish-small", "greedy", "selfish-small", "knowledge"]
+    same = ["selfish-noisy", "greedy", "selfish-noisy", "knowledge"]
+    assert _hand_with(lineup, 6, seed) == _hand_with(same, 6, seed)
+
+
+def test_small_hand_bot_looks_closer_in_small_rounds():
+    lineup = ["selfish-small", "selfish-small", "selfish-small", "selfish-small"]
+    same = ["selfish-noisy"] * 4
+    assert any(_hand_with(lineup, 5, s) != _hand_with(same, 5, s) for s in range(4))
+    picks = {decide(SmallHandSelfishBot(seed=3), five_card_deal(), 1) for _ in range(3)}
+    assert len(picks) == 1
+    small = decide(SmallHandSelfishBot(seed=3, up_to=4), five_card_deal(), 1)
+    assert small == decide(NoisySelfishBot(seed=3), five_card_deal(), 1)

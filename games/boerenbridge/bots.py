@@ -23,6 +23,9 @@ name                policy
                     (:class:`SelfishPlayBot`)
 ``selfish-noisy``   ``selfish-play`` whose playouts let the other seats play a random card
                     now and then (:class:`NoisySelfishBot`)
+``selfish-small``   ``selfish-noisy`` that, in rounds of few cards, plays out more deals,
+                    compares its options on the same random draws and weighs the deals
+                    by the guesses said (:class:`SmallHandSelfishBot`)
 ``selfish-search``  ``selfish`` whose cards are chosen by an information-set tree search
                     over exact-sampler deals, every seat maximising its own score, leaves
                     played out by such playouts (:class:`SelfishSearchBot`)
@@ -61,6 +64,7 @@ __all__ = [
     "SelfishBot",
     "SelfishPlayBot",
     "NoisySelfishBot",
+    "SmallHandSelfishBot",
     "SelfishSearchBot",
     "selfish_playout",
     "estimated_guesses",
@@ -759,10 +763,16 @@ class SelfishBot(SamplingBot):
         samples: int = 24,
         guess_samples: int = 48,
         noise: float = 0.0,
+        common_noise: bool = False,
+        guess_model: GuessModel | None = None,
+        oversample: int = 6,
+        guess_noise: float | None = None,
     ):
-        super().__init__(seed, samples)
+        super().__init__(seed, samples, guess_model=guess_model, oversample=oversample)
         self.guess_samples = guess_samples
         self.noise = noise
+        self.guess_noise = noise if guess_noise is None else guess_noise
+        self.common_noise = common_noise
         self._noise_rng = random.Random(seed)
         self._model = GuessModel()
 
@@ -775,6 +785,15 @@ class SelfishBot(SamplingBot):
         """The playouts' noise, its generator and the seat it spares (this one)."""
         return self.noise, self._noise_rng, self.seat
 
+    def _noise_streams(self, deals: int) -> list[Any]:
+        """One generator per deal for the playouts of that deal's options: with
+        ``common_noise`` each option of a deal replays the same random draws (common
+        random numbers: the options differ by what they do, not by their luck);
+        otherwise the bot's one stream, drawn on from option to option."""
+        if not self.common_noise:
+            return [self._noise_rng] * deals
+        return [random.Random(self._noise_rng.getrandbits(64)) for _ in range(deals)]
+
     def guess(self, legal: list[int]) -> int:
         v = self.view
         assert v is not None
@@ -782,11 +801,16 @@ class SelfishBot(SamplingBot):
         leader = (v.dealer + 1) % v.players
         zero = [0] * v.players
         totals = dict.fromkeys(legal, 0.0)
-        for hands in deals:
+        streams = self._noise_streams(len(deals))
+        for hands, stream in zip(deals, streams, strict=True):
             targets = estimated_guesses(v, hands, self._model)
+            seed = stream.getrandbits(64) if self.common_noise else 0
             for g in legal:
                 targets[v.seat] = g
-                won = selfish_playout(hands, v.trump, leader, (), zero, targets, *self._noisy())
+                rng = random.Random(seed) if self.common_noise else stream
+                won = selfish_playout(
+                    hands, v.trump, leader, (), zero, targets, self.guess_noise, rng, v.seat
+                )
                 totals[g] += round_score_of(v, g, won[v.seat])
         return max(legal, key=lambda g: (totals[g], -g))
 
@@ -830,8 +854,9 @@ class SelfishPlayBot(_SelfishCardsBot):
         guess_samples: int = 48,
         play_samples: int = 48,
         noise: float = 0.0,
+        **options: Any,
     ):
-        super().__init__(seed, samples, guess_samples, noise)
+        super().__init__(seed, samples, guess_samples, noise, **options)
         self.play_samples = play_samples
 
     def _choose_card(self, v: SeatView, reps: list[int]) -> int:
@@ -839,8 +864,11 @@ class SelfishPlayBot(_SelfishCardsBot):
         targets = [g or 0 for g in v.guesses]
         guess = targets[v.seat]
         totals = dict.fromkeys(reps, 0.0)
-        for hands in deals:
+        streams = self._noise_streams(len(deals))
+        for hands, stream in zip(deals, streams, strict=True):
+            seed = stream.getrandbits(64) if self.common_noise else 0
             for c in reps:
+                rng = random.Random(seed) if self.common_noise else stream
                 hs = list(hands)
                 hs[v.seat] &= ~(1 << c)
                 trick = v.trick + [c]
@@ -850,7 +878,9 @@ class SelfishPlayBot(_SelfishCardsBot):
                     leader = (leader + _winner_index(trick, v.trump)) % v.players
                     won[leader] += 1
                     trick = []
-                won = selfish_playout(hs, v.trump, leader, trick, won, targets, *self._noisy())
+                won = selfish_playout(
+                    hs, v.trump, leader, trick, won, targets, self.noise, rng, v.seat
+                )
                 totals[c] += round_score_of(v, guess, won[v.seat])
         return max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
 
@@ -876,6 +906,71 @@ class NoisySelfishBot(SelfishPlayBot):
 
 
 _register("selfish-noisy", NoisySelfishBot)
+
+
+class SmallHandSelfishBot(NoisySelfishBot):
+    """:class:`NoisySelfishBot` that looks harder at rounds of few cards (registered
+    as ``selfish-small``).
+
+    In rounds of at most ``up_to`` cards each of its guesses plays out
+    ``small_guess_samples`` deals and each of its cards ``small_play_samples``, the
+    options of one deal replaying the same random draws of the other seats
+    (``common_noise``: the options are compared on the same luck), and with
+    ``read_guesses`` the deals are weighed by how well they fit the guesses said
+    so far (the Bayesian reading of :class:`SamplingBot`'s ``guess_model``, with
+    the default :class:`~games.boerenbridge.GuessModel`).  Small rounds leave
+    the time for it: a decision there costs a fraction of one in a big round.
+    In rounds of more cards it decides exactly as ``selfish-noisy`` with the same
+    seed.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seeds the sampler and the noise; the same seed and observations give the
+        same play.
+    up_to : int
+        The largest round (cards dealt to each seat) that gets the closer look.
+    small_guess_samples, small_play_samples : int
+        Deals per guess and per card in those rounds.
+    read_guesses : bool
+        Weigh the deals by the guesses in those rounds.
+    """
+
+    name = "selfish-small"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        up_to: int = 5,
+        small_guess_samples: int = 150,
+        small_play_samples: int = 100,
+        read_guesses: bool = True,
+        **options: Any,
+    ):
+        super().__init__(seed, **options)
+        self.up_to = up_to
+        self._big = (self.guess_samples, self.play_samples, False, None)
+        model = GuessModel() if read_guesses else None
+        self._small = (small_guess_samples, small_play_samples, True, model)
+
+    def _configure(self) -> None:
+        """The settings of the round in the seat's view: a small round or not."""
+        assert self.view is not None
+        small = self.view.cards <= self.up_to
+        g, p, common, model = self._small if small else self._big
+        self.guess_samples, self.play_samples = g, p
+        self.common_noise, self.guess_model = common, model
+
+    def guess(self, legal: list[int]) -> int:
+        self._configure()
+        return super().guess(legal)
+
+    def play(self, legal: list[int]) -> int:
+        self._configure()
+        return super().play(legal)
+
+
+_register("selfish-small", SmallHandSelfishBot)
 
 
 def _follow(hand: int, trick: Sequence[int]) -> int:
