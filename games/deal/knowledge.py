@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from games.cards import CardsLike, Deck
+from games.deal.cells import tighten
 from games.deal.counting import MAX_TABLE_BYTES
 from games.deal.engine import _Engine
 from games.deal.forms import _Form, _interval_pred, _Pred, _sum_forms, _TooLarge
@@ -1029,33 +1030,11 @@ class DealKnowledge:
     # -------------------------------------------------------- normalisation
     def _settle(self) -> None:
         """Propagate cell bounds to a fixpoint, then simplify the constraints."""
-        lo, hi, cp = self._lo, self._hi, self._copies
-        size = np.asarray(self._size, dtype=np.int64)
-        cp_col, size_row = cp[:, None], size[None, :]
-        np.minimum(hi, cp_col, out=hi)  # the steps below only lower it further
-        sums = None
-        for _ in range(100):
-            old_lo, old_hi = lo.copy(), hi.copy()
-            rs_lo, rs_hi = lo.sum(1, keepdims=True), hi.sum(1, keepdims=True)
-            np.minimum(hi, cp_col - (rs_lo - lo), out=hi)
-            np.maximum(lo, cp_col - (rs_hi - hi), out=lo)
-            cs_lo, cs_hi = lo.sum(0, keepdims=True), hi.sum(0, keepdims=True)
-            np.minimum(hi, size_row - (cs_lo - lo), out=hi)
-            np.maximum(lo, size_row - (cs_hi - hi), out=lo)
-            np.maximum(hi, 0, out=hi)
-            if (lo > hi).any():
-                k, ll = np.argwhere(lo > hi)[0]
-                raise self._fail(f"{self.deck.name(int(k))} in {self._locs[int(ll)]}")
-            if np.array_equal(lo, old_lo) and np.array_equal(hi, old_hi):
-                # nothing moved: the sums of this pass are the final ones
-                sums = (cs_lo[0], cs_hi[0], rs_lo[:, 0], rs_hi[:, 0])
-                break
-        if sums is None:
-            sums = (lo.sum(0), hi.sum(0), lo.sum(1), hi.sum(1))
-        if (sums[0] > size).any() or (sums[1] < size).any():
-            raise self._fail("the location sizes")
-        if (sums[2] > cp).any() or (sums[3] < cp).any():
-            raise self._fail("the card counts")
+        bad = tighten(self._lo, self._hi, self._copies, np.asarray(self._size, dtype=np.int64))
+        if bad is not None:
+            if bad[0] == "cell":
+                raise self._fail(f"{self.deck.name(bad[1])} in {self._locs[bad[2]]}")
+            raise self._fail("the location sizes" if bad[0] == "sizes" else "the card counts")
         preds = []
         aux = self._aux() if self._preds else None
         for p in self._preds:
