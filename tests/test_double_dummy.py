@@ -295,3 +295,32 @@ def test_lead_table_case_is_the_minimax_of_its_children():
         after, _ = LEAD_TABLE_CASE.play(c)
         children.append(max_tricks(after, 1))
     assert max_tricks(LEAD_TABLE_CASE, 1) == min(children) == 5
+
+
+def test_deep_searches_run_above_a_fresh_frame_chunk(monkeypatch):
+    """Positions of at least ``_ROOM_MIN_CARDS`` cards are searched through ``_in_room``
+    (whose frame makes the interpreter start a fresh chunk of its frame stack) and
+    answer like plain minimax; smaller ones are searched directly."""
+    import games.boerenbridge.double_dummy as dd
+
+    assert dd._in_room.__code__.co_stacksize == dd._ROOM_SLOTS
+    deep_calls = []
+    original = dd._in_room
+
+    def spy(fn, *args):
+        deep_calls.append(args[0].remaining_tricks)
+        return original(fn, *args)
+
+    monkeypatch.setattr(dd, "_in_room", spy)
+    rng = random.Random(17)
+    for _ in range(3):
+        pos = random_position(rng, 4, 5)  # 4 tricks x 5 seats = 20 cards
+        side = rng.randrange(5)
+        assert DoubleDummySolver(pos.trump, 5, side).max_tricks(pos) == BENCH.plain_tricks(
+            pos, side
+        )
+    assert deep_calls and all(r * 5 >= dd._ROOM_MIN_CARDS for r in deep_calls)
+    deep_calls.clear()
+    small = random_position(rng, 3, 4)
+    DoubleDummySolver(small.trump, 4, 0).max_tricks(small)
+    assert deep_calls == []

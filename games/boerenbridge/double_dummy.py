@@ -57,7 +57,11 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   less one, kept within the trump bounds) upwards or downwards, so a good
   guess costs one proof and one refutation;
 * the cyclic garbage collector paused during a solve (the search makes no
-  reference cycles), and the tables emptied when the solver is deleted.
+  reference cycles), and the tables emptied when the solver is deleted;
+* a deep search started from a frame that makes the interpreter begin a fresh
+  chunk of its frame stack, so that the recursion never crosses the end of a
+  chunk (each crossing allocated and released a chunk: 10-30% of a solve,
+  depending on how deep the caller's stack happened to be).
 
 Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1``):
 one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
@@ -82,7 +86,7 @@ Examples
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -429,14 +433,17 @@ class DoubleDummySolver:
             self.clear()
         elif len(self._seen) > self.max_entries:
             self._seen.clear()
+        # a deep search runs above a frame that gives it a fresh chunk of the
+        # interpreter's frame stack (see _in_room)
+        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS
         if not gc.isenabled():
-            return self._root(pos, low, high)
+            return _in_room(self._root, pos, low, high) if deep else self._root(pos, low, high)
         # the search allocates many small objects and makes no reference cycles:
         # the cyclic collector is paused meanwhile, so that its passes over the
         # whole heap do not land in the middle of a search
         gc.disable()
         try:
-            return self._root(pos, low, high)
+            return _in_room(self._root, pos, low, high) if deep else self._root(pos, low, high)
         finally:
             gc.enable()
 
@@ -539,6 +546,32 @@ class DoubleDummySolver:
             return last(hands, pos.leader, led, w, ws, table, allc, low, high, rem)[0]
         k = len(pos.trick)
         return middle(hands, pos.leader, k, led, w, ws, table, allc, low, high, rem)[0]
+
+
+def _in_room(fn: Callable[..., bool], *args: Any) -> bool:
+    """``fn(*args)``, called from a frame that leaves a deep search room above it.
+
+    CPython keeps the frames of Python calls on a stack that grows in chunks (16 KiB
+    at first) and gives a chunk back as soon as the first frame in it returns.  A
+    search whose recursion reaches across the end of a chunk at one of its busy
+    depths allocates and releases a chunk at every crossing: on 8-card positions
+    that cost 10-30% of a solve, depending only on how deep the caller's own stack
+    happened to be.  This function's frame is larger than a chunk (its code is given
+    a large stack size that it never uses), so calling it starts a fresh chunk of
+    128 KiB whose second half holds the search's frames: the search crosses no chunk
+    boundary, whatever the caller.
+    """
+    return fn(*args)
+
+
+#: Stack slots (8 bytes each) of :func:`_in_room`'s frame: more than 64 KiB, so
+#: that the interpreter gives it a chunk of 128 KiB.
+_ROOM_SLOTS = 8200
+_in_room.__code__ = _in_room.__code__.replace(co_stacksize=_ROOM_SLOTS)
+#: Positions of at least this many cards (remaining tricks times seats) are searched
+#: through :func:`_in_room`; smaller ones have shallow, short searches, for which a
+#: fresh chunk (about 20 us) would cost more than it saves.
+_ROOM_MIN_CARDS = 20
 
 
 def _make_search(
