@@ -64,6 +64,7 @@ def test_run_state_agrees_with_the_explicit_model() -> None:
         expected = [holds(model, read_formula(h, f)) for f in q["formulas"]]
         assert r["answers"] == expected
         assert len(r["query_s"]) == 2 and r["state_s"] >= max(r["query_s"])
+        assert 0 < r["state_cpu_s"]  # the state's own CPU seconds, robust to a loaded machine
         old = wgk.run_state(h, q["formulas"], "structure-first")
         assert old["answers"] == expected and old["routes"] == ["structure", "structure"]
 
@@ -122,6 +123,14 @@ def test_a_short_run_appends_states_and_resumes(tmp_path: Path) -> None:
     assert wgk.main(argv) == 0  # finished states are not measured again
     assert out.read_text().splitlines() == lines
     assert "boerenbridge" in wgk.summarize(recs, 60.0)
+    assert "median CPU s" in wgk.summarize(recs, 60.0)
+
+
+def test_warm_up_imports_the_engines_before_the_states_fork() -> None:
+    import sys
+
+    wgk.warm_up()
+    assert {"dd", "kripke.symbolic", "games.epistemic.kinds"} <= set(sys.modules)
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:
