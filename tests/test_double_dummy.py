@@ -324,3 +324,41 @@ def test_deep_searches_run_above_a_fresh_frame_chunk(monkeypatch):
     small = random_position(rng, 3, 4)
     DoubleDummySolver(small.trump, 4, 0).max_tricks(small)
     assert deep_calls == []
+
+
+def test_masters_bound_gives_the_side_a_trick():
+    """The masters bound the search cuts with, checked against plain minimax on its own:
+    when no other seat holds a trump, the side holds the highest card left of ``k``
+    suits and the others' longest holdings of the other suits add up to at most
+    ``rem - k``, the side takes a trick against the others' leads.  The deals use two
+    or three suits (and a trump suit nobody holds, or none), where the bound applies often."""
+    rng = random.Random(23)
+    checked = 0
+    for i in range(100):
+        suits = rng.sample(range(4), 2 + i % 2)
+        n = 3 + i % 3 // 2
+        cards = rng.sample([8 * s + r for s in suits for r in range(8)], 4 * n)
+        hands = [mask_of(cards[j * n : (j + 1) * n]) for j in range(4)]
+        trump = rng.choice([None, *(s for s in range(4) if s not in suits)])
+        side = rng.randrange(4)
+        pos = Position(hands, trump, (side + 1 + rng.randrange(3)) % 4)
+        rem = pos.remaining_tricks
+        allc = 0
+        for h in pos.hands:
+            allc |= h
+        k = room = 0
+        for sh in (0, 8, 16, 24):
+            left = (allc >> sh) & 0xFF
+            if not left:
+                continue
+            if (pos.hands[side] >> sh) & (1 << (left.bit_length() - 1)):
+                k += 1
+            else:
+                room += max(
+                    ((pos.hands[q] >> sh) & 0xFF).bit_count() for q in range(4) if q != side
+                )
+        if k and room <= rem - k:
+            assert BENCH.plain_tricks(pos, side) >= 1
+            assert DoubleDummySolver(trump, 4, side).can_force(pos, 1, rem)
+            checked += 1
+    assert checked >= 20  # the bound applied often enough to be tested

@@ -42,6 +42,10 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   unless a higher trump of the other team falls on it, and each of those falls
   on one trick only), and the tricks the side can cash from the top when it
   leads (the same count for the others' leads cut too rarely to pay);
+* the side's masters against the others' leads: when the side needs one more
+  trick, nobody else holds a trump and the others cannot lead every trick in
+  suits where the side lacks the highest card (a suit is led at most as often
+  as the longest holding of it among the others), the side's trick is sure;
 * once a card has been searched without a cut, a later card of the same seat
   and suit is skipped when both lie below every relevant rank of that suit in
   the answer: the two positions differ only in cards the answer does not
@@ -50,7 +54,8 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   goal that only needs to know who wins it;
 * move ordering: a card nobody after can beat, then the cheapest winning card,
   then low losers; the highest losing card when losing is the aim; the side
-  cashes top cards first, the others lead first what the side cannot win;
+  cashes top cards first, the others lead first what the side cannot win,
+  then low cards before high ones;
 * the last trick evaluated directly, and the last seat of a trick played by a
   function of its own (no decided-trick test);
 * for the most tricks, null-window tests from a guess (the side's top cards
@@ -729,6 +734,48 @@ def _make_search(
 
     describe = describe_4 if n == 4 else describe_any
 
+    def masters(hands: list[int], allc: int, rem: int) -> int:
+        """The side's masters if the side (one seat) is sure of a trick against the
+        others' leads, else 0: no other seat holds a trump, and the others cannot
+        lead every trick in suits where the side lacks the highest card.
+
+        Say the side holds the highest card left in ``k`` suits (its masters).  While
+        it takes no trick the others lead every trick, and a suit can be led at most
+        as often as the longest holding of it among the others (each such trick takes
+        a card of it from every other seat that holds it).  The side follows and
+        discards with its other ``rem - k`` cards first, so it still holds every
+        master when trick ``rem - k + 1`` starts: the others must lead that many
+        tricks in the suits without a master of the side's, which is impossible when
+        the longest holdings of those suits add up to ``rem - k`` or fewer.  A master
+        suit led while the side holds its master gives the side the trick (nobody
+        can ruff).  The answer depends on the suit lengths (the table's keys) and on
+        the side holding each master: the masters are the relevant cards.
+        """
+        hs = hands[side_seat]
+        if has_trump and (allc ^ hs) & tmask:
+            return 0
+        k = 0
+        room = 0
+        mrel = 0
+        for sh in suit_shifts:
+            rs = (allc >> sh) & 0xFF
+            if not rs:
+                continue
+            t = 1 << (rs.bit_length() - 1)
+            if (hs >> sh) & t:
+                k += 1
+                mrel |= t << sh
+            else:
+                longest = 0
+                for q in opp_seats:
+                    ln = ((hands[q] >> sh) & 0xFF).bit_count()
+                    if ln > longest:
+                        longest = ln
+                room += longest
+        if k and room <= rem - k:
+            return mrel
+        return 0
+
     def force(
         hands: list[int], leader: int, lo: int, hi: int, rem: int, allc: int
     ) -> tuple[bool, int]:
@@ -808,6 +855,11 @@ def _make_search(
                     extra |= lb << tshift
                 if extra and lo == 0 and hi == rem:
                     return True, extra
+        if lo == 1 and hi == rem and single and not side_bits >> leader & 1:
+            mrel = masters(hands, allc, rem)
+            if mrel:
+                seen[key] = known = (True, mrel)
+                return known
         # the position's description: compressed suits and suit lengths
         full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
@@ -946,8 +998,7 @@ def _make_search(
                 cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
         if len(cards) > 1:
             if lo > 0 and not chooser:
-                # an opponent leads first what the side cannot win, the
-                # top card of a suit first, then high to low
+                # an opponent leads first what the side cannot win, then low to high
                 sideh = 0
                 for q in side_seats:
                     sideh |= hands[q]
@@ -957,9 +1008,8 @@ def _make_search(
                     s8 = c & 24
                     ss = (sideh >> s8) & 0xFF
                     deny = not (ss >> (c & 7)) and (ss or s8 == tshift or not side_trumps)
-                    top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
-                    keyed.append(((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c)
-                keyed.sort(reverse=True)
+                    keyed.append(((0 if deny else 128) | (c & 7)) << 5 | c)
+                keyed.sort()
             elif lo > 0:
                 # cash the top card of each suit first, then high to low
                 keyed = [
