@@ -354,3 +354,12 @@ def test_small_hand_bot_looks_closer_in_small_rounds():
     assert len(picks) == 1
     small = decide(SmallHandSelfishBot(seed=3, up_to=4), five_card_deal(), 1)
     assert small == decide(NoisySelfishBot(seed=3), five_card_deal(), 1)
+
+
+def test_small_hand_bot_reading_the_guesses_guesses_legally():
+    state = five_card_deal()
+    state.apply_action(GUESS_BASE + 2)  # East, then South, have guessed
+    state.apply_action(GUESS_BASE + 1)
+    seat = state.current_player()
+    picks = {decide(SmallHandSelfishBot(seed=5, read_guesses=True), state, seat) for _ in range(2)}
+    assert len(picks) == 1 and picks <= set(state.legal_actions(seat))
