@@ -10,6 +10,7 @@ bounds -- solves 5-card positions for the speed-up ratio.
 
     python benchmarks/double_dummy.py [--positions 100] [--seed 1]
     python benchmarks/double_dummy.py --target [--positions 500] [--seed 1] [--baseline REV|DIR]
+                                      [--rerun 20] [--repeat 4]
     python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7] [--baseline REV|DIR]
 
 ``--target`` times the most tricks of one seat (a fresh solver each) on random
@@ -18,7 +19,10 @@ seat -- against the goal of a mean of at most 10 ms and a worst of at most 50 ms
 ``--baseline REV`` also loads the solver as it was at git revision ``REV`` (or
 ``--baseline DIR`` as it is in the source tree ``DIR``, e.g. an extracted ``git
 archive``) and times it on the same positions in the same run, checking that
-both give the same answers.
+both give the same answers.  The table gives the CPU figures of the single run, the
+longest wall time, and the worst case judged against the goal: each solver's
+``--rerun`` slowest positions solved ``--repeat`` times more, the least CPU time of
+each kept (a single run on a loaded machine overstates the slowest positions).
 
 ``--ablation`` measures what each technique of the solver buys: it loads
 copies of ``games/boerenbridge/double_dummy.py`` with one technique switched
@@ -158,8 +162,37 @@ def load_revision(rev: str, folder: Path, count: bool = False) -> ModuleType:
     return load_module(f"solver_at_{name}" + ("_counted" if count else ""), src, folder)
 
 
-def target(positions: int, seed: int, baseline: str | None) -> None:
-    """The most tricks of one seat on random 8-card positions against the goal."""
+def solve_once(mod: ModuleType, pos: Position, side: int) -> tuple[int, float, float]:
+    """The most tricks of ``side`` by a fresh solver of the solver module ``mod``, with
+    the CPU and the wall seconds it took."""
+    p = mod.Position(pos.hands, pos.trump, pos.leader)
+    t, w = time.process_time(), time.perf_counter()
+    answer = mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p)
+    return answer, time.process_time() - t, time.perf_counter() - w
+
+
+def best_of(mod: ModuleType, cases: list[tuple[Position, int, int]], repeat: int) -> list[float]:
+    """The least CPU seconds of ``repeat`` fresh solves of each ``(position, side,
+    answer)``, checking the answer each time: on a loaded machine the least of a few
+    runs is the steadier figure for a single position."""
+    out = []
+    for pos, side, answer in cases:
+        best = float("inf")
+        for _ in range(repeat):
+            got, t, _ = solve_once(mod, pos, side)
+            if got != answer:
+                raise AssertionError(f"re-run gave {got} instead of {answer}")
+            best = min(best, t)
+        out.append(best)
+    return out
+
+
+def target(
+    positions: int, seed: int, baseline: str | None, rerun: int = 20, repeat: int = 4
+) -> None:
+    """The most tricks of one seat on random 8-card positions against the goal; then
+    the ``rerun`` slowest positions of each solver solved ``repeat`` times more, the
+    least CPU time of each kept (the worst case measured on a loaded machine)."""
     import games.boerenbridge.double_dummy as solver
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,26 +201,38 @@ def target(positions: int, seed: int, baseline: str | None) -> None:
             variants.append((f"baseline {baseline}", load_revision(baseline, Path(tmp))))
         rng = random.Random(seed)
         times: dict[str, list[float]] = {name: [] for name, _ in variants}
+        walls: dict[str, list[float]] = {name: [] for name, _ in variants}
+        cases: list[tuple[Position, int, int]] = []
         try:
             for i in tqdm(range(positions), desc="positions"):
                 pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
                 side = rng.randrange(4)
                 answers = set()
                 for name, mod in variants:
-                    p = mod.Position(pos.hands, pos.trump, pos.leader)
-                    t = time.process_time()
-                    answers.add(mod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
-                    times[name].append(time.process_time() - t)
+                    answer, t, w = solve_once(mod, pos, side)
+                    answers.add(answer)
+                    times[name].append(t)
+                    walls[name].append(w)
                 assert len(answers) == 1, f"solvers disagree on position {i}: {answers}"
+                cases.append((pos, side, answers.pop()))
         except KeyboardInterrupt:
             print("interrupted: the positions finished so far")
+        best: dict[str, list[float]] = {}
+        try:
+            for name, mod in tqdm(variants, desc=f"best of {repeat} on the slowest"):
+                ts = times[name][: len(cases)]
+                slowest = sorted(range(len(ts)), key=ts.__getitem__)[-rerun:]
+                best[name] = best_of(mod, [cases[i] for i in slowest], repeat)
+        except KeyboardInterrupt:
+            print("interrupted: re-runs skipped")
     rows = []
     for name, ts in times.items():
         if not ts:
             continue
         ms = sorted(1000 * t for t in ts)
         mean, worst = statistics.mean(ms), ms[-1]
-        ok = "yes" if mean <= GOAL_MEAN_MS and worst <= GOAL_MAX_MS else "no"
+        robust = 1000 * max(best[name]) if best.get(name) else float("nan")
+        ok = "yes" if mean <= GOAL_MEAN_MS and robust <= GOAL_MAX_MS else "no"
         rows.append(
             [
                 name,
@@ -197,14 +242,33 @@ def target(positions: int, seed: int, baseline: str | None) -> None:
                 f"{ms[int(0.9 * (len(ms) - 1))]:.1f}",
                 f"{ms[int(0.99 * (len(ms) - 1))]:.1f}",
                 f"{worst:.1f}",
+                f"{1000 * max(walls[name]):.1f}",
+                f"{robust:.1f}",
                 ok,
             ]
         )
     print(
         f"8-card positions, most tricks of one seat, CPU ms per solve (seed {seed}); "
-        f"goal: mean <= {GOAL_MEAN_MS:.0f}, max <= {GOAL_MAX_MS:.0f}"
+        f"goal: mean <= {GOAL_MEAN_MS:.0f}, max <= {GOAL_MAX_MS:.0f} "
+        f"(max judged on the best of {repeat} CPU re-runs of the {rerun} slowest)"
     )
-    print(table(["solver", "positions", "mean", "median", "p90", "p99", "max", "goal met"], rows))
+    print(
+        table(
+            [
+                "solver",
+                "positions",
+                "mean",
+                "median",
+                "p90",
+                "p99",
+                "max",
+                "max wall",
+                f"max best-of-{repeat}",
+                "goal met",
+            ],
+            rows,
+        )
+    )
 
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
@@ -378,6 +442,15 @@ def main() -> None:
     ap.add_argument("--ablation", action="store_true")
     ap.add_argument("--target", action="store_true")
     ap.add_argument(
+        "--rerun",
+        type=int,
+        default=20,
+        help="--target: how many of the slowest positions to re-run",
+    )
+    ap.add_argument(
+        "--repeat", type=int, default=4, help="--target: fresh solves of each re-run position"
+    )
+    ap.add_argument(
         "--baseline",
         metavar="REV|DIR",
         help="also time the solver of this git revision, or of this source tree (a checkout "
@@ -388,7 +461,7 @@ def main() -> None:
         ablation(args.positions, args.seed, args.baseline)
         return
     if args.target:
-        target(args.positions, args.seed, args.baseline)
+        target(args.positions, args.seed, args.baseline, args.rerun, args.repeat)
         return
     rng = random.Random(args.seed)
     rows = []
