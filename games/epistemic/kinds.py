@@ -29,7 +29,13 @@ dropped.  Copies of anonymous kinds that no tracked agent has seen yet are
 *floating*: the pass keeps only how many each location holds and gives
 them kinds when a tracked agent sees them (deferred decisions, see
 :class:`_KindPass`), so the deal does not spread the anonymous kinds over
-the hands nobody tracked sees.  The *local* kind quotient
+the hands nobody tracked sees.  A kind that only moves, reveals and shows
+name (not the formula, a count, a fact or a public location at the start)
+stays anonymous until the first public event that mentions it, as a card
+does in the card-symmetry quotient: until then it is interchangeable with
+every anonymous kind of its kind type, so it takes each distinct one in turn,
+and its floating copies take locations among the floating cards then.  The
+*local* kind quotient
 (:func:`local_kind_holds`) keeps, as the local card-symmetry quotient does,
 one pass per word of steps of the formula, each tracking only the agents of
 its last letter and the letters after it and keeping only the histories
@@ -40,9 +46,16 @@ hand a tracked seat may hold (up to the symmetries) and every choice of
 cards at its hidden plays.  Measured (``K_a ~K_b has(c, X)`` on 52-card
 koth, 13 ranks of 4 copies): at the deal the local kind quotient answers
 in 2-3 s; after 8 plays (6 hidden) its pass exceeds 100,000 states
-(:class:`~kripke.errors.SizeLimitError` naming the count).  Full Shengji
-decks (54 kinds of 2 copies) name most kinds through face-up plays, and
-every named kind is spread over the hands one by one: out of reach.
+(:class:`~kripke.errors.SizeLimitError` naming the count).  The states
+are the views of the formula's seats: after a hidden play of the last seat
+(``b`` in ``K_a ~K_b``) every choice of its cards is another view of ``b``
+within ``a``'s class (koth seed 0 after 8 plays: 37,705 states, then
+622,289 after ``b``'s face-down play of two cards).  Full Shengji decks (54
+kinds of 2 copies) name most kinds through face-up plays; named only from
+their first play on, ZPY (5 seats, seed 0, 8 plays) has 1,330 states at the
+deal (before: refused, 11 named kinds spread over the hands in up to 3.5e14
+ways), and 73,015 once the declarer (tracked) takes the kitty; the voids
+(counts of a whole suit) still name their kinds at the deal.
 
 Examples
 --------
@@ -168,6 +181,12 @@ class _KindPass:
     without changing anything a tracked agent saw, any public event or any
     formula over the named kinds, so every way of giving them kinds that
     fits the counts is a history (the principle of deferred decisions).
+
+    ``named`` lists the kinds the states name in the order of their ``named``
+    tuples: :attr:`eager` (the query's ``query``, the kinds of public
+    locations at the start, those of counts and facts) from the deal on, the
+    others from their first public event (:attr:`intro`, by step); with
+    ``lazy=False`` every named kind is named at the deal.
     """
 
     def __init__(
@@ -177,11 +196,38 @@ class _KindPass:
         named: Sequence[int],
         watch: Sequence[str],
         limit: int,
+        query: Iterable[int] = (),
+        *,
+        lazy: bool = True,
     ):
         self.h = h
         self.steps = steps
-        self.named = list(named)
         self.limit = limit
+        # Kinds named at the deal: the query's, those of public locations at the start
+        # and those a count or fact mentions; with ``lazy`` every other named kind stays
+        # anonymous until the first public event that mentions it (see _introduce).
+        eager = set(query) & set(named)
+        for loc in h.public_locations():
+            eager.update(h.initial[loc])
+        first: dict[int, int] = {}
+        for t, st in enumerate(steps):
+            ks = _public_kinds(h, st)
+            if st.kind in ("count", "fact"):
+                eager.update(ks)
+            for k in ks:
+                first.setdefault(k, t)
+        if not lazy:
+            eager.update(named)
+        eager &= set(named)
+        late = sorted((first[k], k) for k in named if k not in eager)
+        #: the named kinds in the order of the states' ``named`` tuples: those of the
+        #: deal, then the others in the order public events first mention them
+        self.named = sorted(eager) + [k for _, k in late]
+        self.eager = sorted(eager)
+        self.pos = {k: j for j, k in enumerate(self.named)}
+        self.intro: dict[int, list[int]] = {}
+        for t, k in late:
+            self.intro.setdefault(t, []).append(k)
         self.li = {loc: i for i, loc in enumerate(h.locations)}
         self.nloc = len(h.locations)
         self.watch = list(watch)
@@ -255,7 +301,7 @@ class _KindPass:
             for k in h.initial[loc]:
                 base.setdefault(k, [0] * nloc)[self.li[loc]] += 1
         free = self.free
-        nset = set(self.named)
+        nset = set(self.eager)
         empty: tuple[Record, ...] = tuple(() for _ in self.watch)
         anon0: Counter[KindType] = Counter(
             ((0,) * nloc, empty, h.deck.copies[k]) for k in range(len(h.deck)) if k not in nset
@@ -264,7 +310,7 @@ class _KindPass:
         named: list[KindType] = []
 
         def rec_named(j: int, left: list[int]) -> None:
-            if j == len(self.named):
+            if j == len(self.eager):
                 fl = [0] * nloc
                 for i, x in enumerate(free):
                     fl[x] = left[i]
@@ -274,7 +320,7 @@ class _KindPass:
                 for t in self._observe_deal(s, keep, early):
                     self._save(out, t, "the deal")
                 return
-            k = self.named[j]
+            k = self.eager[j]
             start = base.get(k, fixed)
             rest = h.deck.copies[k] - sum(start)
             for comp in _compositions(rest, list(left)):
@@ -290,14 +336,14 @@ class _KindPass:
 
         rooms = [len(h.initial[h.locations[x]]) for x in free]
         spread = 1
-        for k in self.named:
+        for k in self.eager:
             rest = h.deck.copies[k] - sum(base.get(k, fixed))
             spread *= comb(rest + len(free) - 1, len(free) - 1) if free else 1
         if spread > SPREAD_FACTOR * self.limit:
             from kripke.errors import SizeLimitError
 
             raise SizeLimitError(
-                f"the kind quotient would spread its {len(self.named)} named kinds over the "
+                f"the kind quotient would spread its {len(self.eager)} named kinds over the "
                 f"hands in up to {spread:.2g} ways (sizes ignored; more than {SPREAD_FACTOR:,} "
                 f"x {self.limit:,} states); name fewer cards or use a shorter history"
             )
@@ -371,11 +417,53 @@ class _KindPass:
 
         return rec(0, n)
 
+    # -- naming a kind
+    def _introduce(self, t: int, states: Iterable[KState]) -> Iterator[KState]:
+        """The states with the kinds a public event first mentions at step ``t`` named.
+
+        Until then such a kind was anonymous: interchangeable with every anonymous
+        kind of as many copies and the same kind type, so it takes in turn each
+        distinct kind type of the multiset.  Its floating copies (no tracked agent
+        saw them) take locations among the floating cards, in every way the
+        floating counts allow (deferred decisions, as at a hidden move seen by a
+        tracked agent); named kinds have no floating copies."""
+        copies = self.h.deck.copies
+        for s in states:
+            todo = [s]
+            for k in self.intro[t]:
+                nxt: dict[KState, None] = {}
+                for named, anon, fl in todo:
+                    for i, (ty, c) in enumerate(anon):
+                        if sum(ty[0]) + ty[2] != copies[k]:
+                            continue
+                        rest = (
+                            (*anon[:i], (ty, c - 1), *anon[i + 1 :])
+                            if c > 1
+                            else (
+                                *anon[:i],
+                                *anon[i + 1 :],
+                            )
+                        )
+                        if not ty[2]:
+                            nxt[((*named, ty), rest, fl)] = None
+                            continue
+                        spots = [x for x in range(self.nloc) if fl[x]]
+                        for comp in _compositions(ty[2], [fl[x] for x in spots]):
+                            locs, f2 = list(ty[0]), list(fl)
+                            for x, r in zip(spots, comp, strict=True):
+                                locs[x] += r
+                                f2[x] -= r
+                            nxt[((*named, (tuple(locs), ty[1], 0)), rest, tuple(f2))] = None
+                todo = list(nxt)
+            yield from todo
+
     # -- one event
     def step(self, t: int, states: Iterable[KState], keep: Any = None) -> list[KState]:
         """The states after event ``t``; with ``keep(t + 1, state)`` those it accepts."""
         out: dict[KState, None] = {}
         st = self.steps[t]
+        if t in self.intro:
+            states = self._introduce(t, states)
         for s in states:
             for s2 in self._branch(t, st, s):
                 if keep is None or keep(t + 1, s2):
@@ -399,7 +487,7 @@ class _KindPass:
             moved = list(named)
             src, dst = li[st.src], li[st.dst]
             for k, n in Counter(st.kinds).items():
-                j = self.named.index(k)
+                j = self.pos[k]
                 if moved[j][0][src] < n:
                     return
                 moved[j] = self._shift(moved[j], n, 0, src, dst, t, ())
@@ -410,7 +498,8 @@ class _KindPass:
             dst = li[st.dst] if kind == "all" else src
             if st.audience is None:
                 want = Counter(st.content)
-                if any(ty[0][src] != want[k] for k, ty in zip(self.named, named, strict=True)):
+                ks = self.named[: len(named)]
+                if any(ty[0][src] != want[k] for k, ty in zip(ks, named, strict=True)):
                     return
                 if fl[src] or any(ty[0][src] for ty, _ in anon):
                     return
@@ -432,12 +521,12 @@ class _KindPass:
             return
         if kind == "show":  # to everybody
             src = li[st.src]
-            if all(named[self.named.index(k)][0][src] >= n for k, n in Counter(st.kinds).items()):
+            if all(named[self.pos[k]][0][src] >= n for k, n in Counter(st.kinds).items()):
                 yield s
             return
         if kind == "count":
             locs = [li[x] for x in st.locations]
-            have = sum(named[self.named.index(k)][0][x] for k in st.kinds for x in locs)
+            have = sum(named[self.pos[k]][0][x] for k in st.kinds for x in locs)
             if st.lo <= have <= st.hi:
                 yield s
             return
@@ -445,7 +534,7 @@ class _KindPass:
 
             def atom(a: Any) -> bool:
                 loc, k, j = self.h.atom_cell(a)
-                return named[self.named.index(k)][0][li[loc]] >= j
+                return named[self.pos[k]][0][li[loc]] >= j
 
             if evaluate(st.formula, atom):
                 yield s
@@ -529,18 +618,20 @@ class _KindPass:
             for k in ks:
                 cur[k][self.li[loc]] += 1
         types = [self._dealt(tuple(c)) for c in cur]
-        nset = set(self.named)
+        count = len(self.eager)
 
         def snap() -> KState:
+            nset = set(self.named[:count])
             anon = Counter(ty for k, ty in enumerate(types) if k not in nset)
             return (
-                tuple(types[k] for k in self.named),
+                tuple(types[k] for k in self.named[:count]),
                 tuple(sorted(anon.items())),
                 (0,) * self.nloc,
             )
 
         out = [snap()]
         for t, st in enumerate(self.steps):
+            count += len(self.intro.get(t, ()))
             cols = self.cols[t]
             if st.kind in ("move", "show"):
                 src = self.li[st.src]
@@ -603,6 +694,7 @@ def kind_quotient(
     groups: Iterable[Iterable[Any]] = (),
     formulas: Iterable[Any] = (),
     limit: int = MAX_STATES,
+    lazy: bool = True,
 ) -> QuotientModel:
     """The kind quotient of ``h`` (any deck, copies or not) for formulas about ``cards``.
 
@@ -653,7 +745,8 @@ def kind_quotient(
     named = named_kinds(h, [h.deck.name(k) for k in query], steps)
     grp, watch = _watched(h, agents, groups, formulas)
     tracked = [a for a in h.agents if a in watch]
-    p = _KindPass(h, steps, named, tracked, limit)
+    p = _KindPass(h, steps, named, tracked, limit, query, lazy=lazy)
+    named = tuple(p.named)
     states = p.deal()
     peak = len(states)
     for t in range(len(p.steps)):
@@ -727,6 +820,7 @@ def _kind_words(
     query: Sequence[int],
     path: frozenset[tuple[Any, ...]],
     limit: int,
+    lazy: bool = True,
 ) -> tuple[dict[tuple[Any, ...], list[tuple[Any, dict[Any, Any]]]], int]:
     """The histories the words of ``path`` reach from the true one, one pass a word (as
     :func:`~games.epistemic.quotient._word_quotient` for decks without copies).
@@ -744,12 +838,15 @@ def _kind_words(
 
     def make(letters: Iterable[Any]) -> _KindPass:
         watch = {a for x in letters for a in members(x)}
-        return _KindPass(h, steps, named, [a for a in h.agents if a in watch], limit)
+        return _KindPass(
+            h, steps, named, [a for a in h.agents if a in watch], limit, query, lazy=lazy
+        )
 
     def view(p: _KindPass, s: KState, agents: Sequence[str]) -> Any:
         return _kind_key(s, [p.watch.index(a) for a in agents])
 
-    qpos = [list(named).index(k) for k in query]
+    order = make(()).named
+    qpos = [order.index(k) for k in query]
 
     def node(p: _KindPass, s: KState, letters: Iterable[Any]) -> tuple[Any, dict[Any, Any]]:
         return tuple(s[0][j][0] for j in qpos), {x: view(p, s, members(x)) for x in letters}
@@ -832,7 +929,7 @@ class _KindWordModel(_WordModel):
         return self.nodes[w][i][0][self.kinds.index(k)][self.li[loc]] >= j
 
 
-def local_kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
+def local_kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES, lazy: bool = True) -> bool:
     """Whether ``f`` holds at the true history, on the local kind quotient: only the
     histories ``f``'s knowledge operators reach, one pass per word of steps
     (:func:`~games.epistemic.quotient.formula_words`); for common knowledge, the
@@ -854,15 +951,15 @@ def local_kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool
     g = read_formula(h, f)
     words = formula_words(g)
     if words is None:
-        return kind_holds(h, g, limit=limit)
+        return kind_holds(h, g, limit=limit, lazy=lazy)
     query = _query_kinds(h, [a.args[1] for a in g.atoms()])
     steps = simplify_steps(h)
     named = named_kinds(h, [h.deck.name(k) for k in query], steps)
-    nodes, _ = _kind_words(h, steps, named, query, _prefixes(words), limit)
+    nodes, _ = _kind_words(h, steps, named, query, _prefixes(words), limit, lazy)
     return bool(_KindWordModel(h, query, nodes).holds(g))
 
 
-def kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
+def kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES, lazy: bool = True) -> bool:
     """Whether ``f`` holds at the true history, on the kind quotient for its cards,
     agents and groups (:func:`kind_quotient`).
 
@@ -876,4 +973,5 @@ def kind_holds(h: CardHistory, f: Any, *, limit: int = MAX_STATES) -> bool:
     """
     g = read_formula(h, f)
     cards = sorted({a.args[1] for a in g.atoms()})
-    return kind_quotient(h, cards, agents=g.agents(), formulas=[g], limit=limit).holds(g)
+    q = kind_quotient(h, cards, agents=g.agents(), formulas=[g], limit=limit, lazy=lazy)
+    return q.holds(g)
