@@ -336,17 +336,19 @@ def _hand_with(lineup, cards, seed):
     return play_game(game, bots, seed=seed).history
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_small_hand_bot_is_selfish_noisy_in_big_rounds(seed):
-    """Above ``up_to`` cards ``selfish-small`` makes every decision ``selfish-noisy``
-    makes with the same seed (the same draws too); in a 5-card round it decides
-    otherwise somewhere over a few hands."""
+@pytest.mark.parametrize("cards, seed", [(6, 1), (7, 2)])
+def test_small_hand_bot_is_selfish_noisy_in_big_rounds(cards, seed):
+    """Above ``up_to`` (5) cards ``selfish-small`` makes every decision ``selfish-noisy``
+    makes with the same seed: the same hands, card for card."""
     lineup = ["selfish-small", "greedy", "selfish-small", "knowledge"]
     same = ["selfish-noisy", "greedy", "selfish-noisy", "knowledge"]
-    assert _hand_with(lineup, 6, seed) == _hand_with(same, 6, seed)
+    assert _hand_with(lineup, cards, seed) == _hand_with(same, cards, seed)
 
 
 def test_small_hand_bot_looks_closer_in_small_rounds():
+    """In 5-card rounds it decides otherwise than ``selfish-noisy`` somewhere over a
+    few hands, the same way for a seed; with ``up_to`` below the round it is
+    ``selfish-noisy``."""
     lineup = ["selfish-small", "selfish-small", "selfish-small", "selfish-small"]
     same = ["selfish-noisy"] * 4
     assert any(_hand_with(lineup, 5, s) != _hand_with(same, 5, s) for s in range(4))
