@@ -627,7 +627,12 @@ def _make_search(
     width = 8 * n
     spread = sum(1 << (8 * i) for i in range(n))  # an 8-bit field once for each seat
     seat_at = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
+    others_of = tuple(tuple(q for q in range(n) if q != p) for p in range(n))
     suit_shifts = (0, 8, 16, 24)
+
+    def longest(hands: list[int], among: tuple[int, ...], sh: int) -> int:
+        """The longest holding among the seats ``among`` of the suit at bit ``sh``."""
+        return max(((hands[q] >> sh) & 0xFF).bit_count() for q in among)
 
     def quick(hands: list[int], leader: int, allc: int) -> tuple[int, int]:
         """Tricks ``leader`` can cash from the top keeping the lead, whatever the
@@ -661,13 +666,7 @@ def _make_search(
                 q += k
                 continue
             if not others_trump:
-                longest = 0
-                for p in seats:
-                    if p != leader:
-                        ln = ((hands[p] >> sh) & 0xFF).bit_count()
-                        if ln > longest:
-                            longest = ln
-                q += ls.bit_count() if longest <= k else k
+                q += ls.bit_count() if longest(hands, others_of[leader], sh) <= k else k
             else:
                 lim = k
                 for p in seats:
@@ -766,12 +765,7 @@ def _make_search(
                 k += 1
                 mrel |= t << sh
             else:
-                longest = 0
-                for q in opp_seats:
-                    ln = ((hands[q] >> sh) & 0xFF).bit_count()
-                    if ln > longest:
-                        longest = ln
-                room += longest
+                room += longest(hands, opp_seats, sh)
         if k and room <= rem - k:
             return mrel
         return 0
