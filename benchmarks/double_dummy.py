@@ -306,12 +306,6 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
                              ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
     ("no masters bound", [("        if lo == 1 and hi == rem and single and not side_bits >> leader & 1:\n",
                            "        if False:\n")]),
-    ("opponents lead top cards first, high to low", [
-        ("                    keyed.append(((0 if deny else 128) | (c & 7)) << 5 | c)\n"
-         "                keyed.sort()\n",
-         "                    top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)\n"
-         "                    keyed.append(((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c)\n"
-         "                keyed.sort(reverse=True)\n")]),
     ("no fresh frame-stack chunk", [("        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS\n",
                                      "        deep = False\n")]),
     ("no transposition table", [("        bucket = tt.get(lens)\n", "        bucket = None\n"),

@@ -54,8 +54,7 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   goal that only needs to know who wins it;
 * move ordering: a card nobody after can beat, then the cheapest winning card,
   then low losers; the highest losing card when losing is the aim; the side
-  cashes top cards first, the others lead first what the side cannot win,
-  then low cards before high ones;
+  cashes top cards first, the others lead first what the side cannot win;
 * the last trick evaluated directly, and the last seat of a trick played by a
   function of its own (no decided-trick test);
 * for the most tricks, null-window tests from a guess (the side's top cards
@@ -992,7 +991,8 @@ def _make_search(
                 cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
         if len(cards) > 1:
             if lo > 0 and not chooser:
-                # an opponent leads first what the side cannot win, then low to high
+                # an opponent leads first what the side cannot win, the
+                # top card of a suit first, then high to low
                 sideh = 0
                 for q in side_seats:
                     sideh |= hands[q]
@@ -1002,8 +1002,9 @@ def _make_search(
                     s8 = c & 24
                     ss = (sideh >> s8) & 0xFF
                     deny = not (ss >> (c & 7)) and (ss or s8 == tshift or not side_trumps)
-                    keyed.append(((0 if deny else 128) | (c & 7)) << 5 | c)
-                keyed.sort()
+                    top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
+                    keyed.append(((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c)
+                keyed.sort(reverse=True)
             elif lo > 0:
                 # cash the top card of each suit first, then high to low
                 keyed = [
