@@ -314,12 +314,12 @@ def test_deep_searches_run_above_a_fresh_frame_chunk(monkeypatch):
     monkeypatch.setattr(dd, "_in_room", spy)
     rng = random.Random(17)
     for _ in range(3):
-        pos = random_position(rng, 4, 5)  # 4 tricks x 5 seats = 20 cards
-        side = rng.randrange(5)
-        assert DoubleDummySolver(pos.trump, 5, side).max_tricks(pos) == BENCH.plain_tricks(
+        pos = random_position(rng, 3, 8)  # 3 tricks x 8 seats = 24 cards
+        side = rng.randrange(8)
+        assert DoubleDummySolver(pos.trump, 8, side).max_tricks(pos) == BENCH.plain_tricks(
             pos, side
         )
-    assert deep_calls and all(r * 5 >= dd._ROOM_MIN_CARDS for r in deep_calls)
+    assert len(deep_calls) == 3 and all(r * 8 >= dd._ROOM_MIN_CARDS for r in deep_calls)
     deep_calls.clear()
     small = random_position(rng, 3, 4)
     DoubleDummySolver(small.trump, 4, 0).max_tricks(small)

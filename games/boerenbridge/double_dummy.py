@@ -433,23 +433,32 @@ class DoubleDummySolver:
         """Whether the side can make its number of the remaining tricks lie in
         ``[low, high]`` whatever the others play."""
         self._check(pos)
-        if len(self._tt) > self.max_entries or len(self._lead_tt) > self.max_entries:
-            self.clear()
-        elif len(self._seen) > self.max_entries:
-            self._seen.clear()
-        # a deep search runs above a frame that gives it a fresh chunk of the
-        # interpreter's frame stack (see _in_room)
+        return self._guarded(pos, self._solve, pos, low, high)
+
+    def _guarded(self, pos: Position, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``, the searches of the position ``pos``, with the cyclic
+        collector paused and, for a deep search, above a frame that gives it a fresh
+        chunk of the interpreter's frame stack (see :func:`_in_room`)."""
         deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS
         if not gc.isenabled():
-            return _in_room(self._root, pos, low, high) if deep else self._root(pos, low, high)
+            return _in_room(fn, *args) if deep else fn(*args)
         # the search allocates many small objects and makes no reference cycles:
         # the cyclic collector is paused meanwhile, so that its passes over the
         # whole heap do not land in the middle of a search
         gc.disable()
         try:
-            return _in_room(self._root, pos, low, high) if deep else self._root(pos, low, high)
+            return _in_room(fn, *args) if deep else fn(*args)
         finally:
             gc.enable()
+
+    def _solve(self, pos: Position, low: int, high: int) -> bool:
+        """:meth:`can_force` once the position is checked, the tables emptied when
+        they hold too much."""
+        if len(self._tt) > self.max_entries or len(self._lead_tt) > self.max_entries:
+            self.clear()
+        elif len(self._seen) > self.max_entries:
+            self._seen.clear()
+        return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
         """The most remaining tricks the side can force against the others.
@@ -460,18 +469,22 @@ class DoubleDummySolver:
         test, and the answer takes one proof and one refutation.
         """
         self._check(pos)
-        rem = pos.remaining_tricks
-        if rem == 0:
+        if pos.remaining_tricks == 0:
             return 0
+        return int(self._guarded(pos, self._most, pos))
+
+    def _most(self, pos: Position) -> int:
+        """:meth:`max_tricks` once the position is checked."""
+        rem = pos.remaining_tricks
         sure, most = self._trump_bounds(pos)
         g = max(sure, min(most, rem - 1, self._top_cards(pos) - 1))
-        if self.can_force(pos, g + 1, rem):
+        if self._solve(pos, g + 1, rem):
             t = g + 1
-            while t < rem and self.can_force(pos, t + 1, rem):
+            while t < rem and self._solve(pos, t + 1, rem):
                 t += 1
             return t
         t = g
-        while t > 0 and not self.can_force(pos, t, rem):
+        while t > 0 and not self._solve(pos, t, rem):
             t -= 1
         return t
 
@@ -513,9 +526,13 @@ class DoubleDummySolver:
     def min_tricks(self, pos: Position) -> int:
         """The fewest remaining tricks the side can hold itself to against the others."""
         self._check(pos)
+        return int(self._guarded(pos, self._fewest, pos))
+
+    def _fewest(self, pos: Position) -> int:
+        """:meth:`min_tricks` once the position is checked."""
         rem = pos.remaining_tricks
         t = 0
-        while t < rem and not self.can_force(pos, 0, t):
+        while t < rem and not self._solve(pos, 0, t):
             t += 1
         return t
 
@@ -552,7 +569,7 @@ class DoubleDummySolver:
         return middle(hands, pos.leader, k, led, w, ws, table, allc, low, high, rem)[0]
 
 
-def _in_room(fn: Callable[..., bool], *args: Any) -> bool:
+def _in_room(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)``, called from a frame that leaves a deep search room above it.
 
     CPython keeps the frames of Python calls on a stack that grows in chunks (16 KiB
@@ -573,9 +590,10 @@ def _in_room(fn: Callable[..., bool], *args: Any) -> bool:
 _ROOM_SLOTS = 8200
 _in_room.__code__ = _in_room.__code__.replace(co_stacksize=_ROOM_SLOTS)
 #: Positions of at least this many cards (remaining tricks times seats) are searched
-#: through :func:`_in_room`; smaller ones have shallow, short searches, for which a
-#: fresh chunk (about 20 us) would cost more than it saves.
-_ROOM_MIN_CARDS = 20
+#: through :func:`_in_room` (once for each question: every test of :meth:`max_tricks`
+#: runs above the same frame); smaller ones have shallow searches of well under a
+#: millisecond, to which a fresh chunk (about 30 us) would add more than it saves.
+_ROOM_MIN_CARDS = 24
 
 
 def _make_search(
