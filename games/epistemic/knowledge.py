@@ -49,6 +49,7 @@ __all__ = [
     "MANY_CARDS",
     "KIND_STATES",
     "PUBLIC",
+    "never_known",
 ]
 # seat_aliases: re-exported from reading
 
@@ -114,7 +115,10 @@ class GameKnowledge:
     :mod:`games.deal`, with an onlooker :data:`PUBLIC` who sees only what
     everybody sees) answers every formula of modal depth 1 over the cards
     and decides deeper ones where the public knowledge or a seat's ignorance
-    settles them (a void shown to the table is common knowledge); on a deck
+    settles them (a void shown to the table is common knowledge; where no card
+    at ``L`` can ever have been seen by ``b`` and enough such cards lie
+    elsewhere, ``~K_b has(L, C)`` holds in every world, :func:`never_known`,
+    so ``K_a ~K_b has(L, C)`` holds); on a deck
     with copies what counting leaves undecided goes to the kind quotient
     (:mod:`games.epistemic.kinds`, exact: route ``"local quotient"``, or
     ``"quotient"`` for common knowledge; small decks, short histories, the
@@ -321,11 +325,19 @@ class GameKnowledge:
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
         the public events), else ``None`` (not decided)."""
-        from kripke.formulas import And, Common, Everybody, Know, Or
+        from kripke.formulas import And, Atom, Common, Everybody, Know, Not, Or, Possible
 
         if f.is_propositional():
             return True if self._knows(PUBLIC, f) else None
         match f:
+            case Not(Know(agent, And(args))) if any(
+                isinstance(a, Atom) and never_known(self.history, agent, a) for a in args
+            ):
+                return True
+            case Not(Know(agent, Atom() as a)) | Possible(agent, Not(Atom() as a)) if never_known(
+                self.history, agent, a
+            ):
+                return True
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
             case And(args):
@@ -724,6 +736,64 @@ class Step:
 
     def __repr__(self) -> str:
         return f"Step({self.index}, {self.label!r})"
+
+
+def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``)
+    in any world of ``h``: ``True`` is exact, ``False`` means not shown.
+
+    A card is *marked* once ``agent`` saw it (its locations at the deal, a move,
+    reveal or show it saw, a move into one of its locations) or a public event
+    showed it.  Marks travel with the cards; at a move nobody marked saw, at
+    most as many marked cards travel as the source held.  When no card at
+    ``L`` can be marked and the unmarked cards elsewhere can be as many as
+    the copies of ``C`` (less ``k - 1``), then in every world the copies of
+    ``C`` at ``L`` can trade places, through the whole history, with unmarked
+    cards of other kinds elsewhere: ``agent`` and every public event see the
+    same, and fewer than ``k`` copies stay at ``L``.  Histories with counts
+    or facts (constraints on unseen cards) are not decided.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
+    ...                 {"x": "A B", "y": "A C", "z": "B C", "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "y", "pile", seen_by=["y"]))
+    >>> never_known(h, "x", Atom("has", ("z", "A"))), never_known(h, "y", Atom("has", ("pile", "A")))
+    (True, False)
+    >>> never_known(h.then(MoveAll("pile", "z")), "y", Atom("has", ("z", "A")))  # y's card went there
+    False
+    """
+    if any(st.kind in ("count", "fact") for st in h.steps):
+        return False
+    try:
+        loc, k, j = h.atom_cell(atom)
+    except Exception:  # noqa: BLE001 - not a card atom of this history: not decided
+        return False
+    mine = set(h.owns.get(agent, ()))
+    public = set(h.public_locations())
+    size = {x: len(h.initial[x]) for x in h.locations}
+    marked = {x: size[x] if x in mine or x in public else 0 for x in h.locations}
+
+    def sees(st: Any, *locs: str) -> bool:
+        return st.audience is None or agent in st.audience or any(x in mine for x in locs)
+
+    for st in h.steps:
+        if st.kind in ("move", "all"):
+            n = len(st.kinds) if st.kind == "move" else size[st.src]
+            went = n if sees(st, st.src, st.dst) else min(n, marked[st.src])
+            size[st.src] -= n
+            size[st.dst] += n
+            marked[st.src] = min(marked[st.src], size[st.src])
+            marked[st.dst] = min(marked[st.dst] + went, size[st.dst])
+        elif st.kind == "reveal" and sees(st):
+            marked[st.src] = size[st.src]
+        elif st.kind == "show" and sees(st):
+            marked[st.src] = min(marked[st.src] + len(st.kinds), size[st.src])
+    free = sum(size[x] - marked[x] for x in h.locations if x != loc)
+    return marked[loc] == 0 and free >= h.deck.copies[k] - j + 1
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:

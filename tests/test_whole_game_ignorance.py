@@ -1,0 +1,118 @@
+"""A seat that never saw a card cannot know where it is: the public rule
+:func:`games.epistemic.knowledge.never_known` and the depth-2 formulas it decides.
+
+``never_known(h, b, has(L, C#k))`` claims that ``~K_b has(L, C#k)`` holds in
+every world of ``h``; checked against the explicit model on random small
+histories (every event kind but counts and facts, which it declines), and on
+full-size koth (13 ranks of 4 copies), where ``K_a ~K_b has(c, X)`` is then
+answered by exact counting, before any quotient is built.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
+from games.epistemic.history import card_key
+from games.epistemic.knowledge import never_known
+from kripke import holds, is_valid
+from kripke.formulas import Atom, Know, Not
+from tests.test_epistemic import random_formula, random_history
+
+
+def all_atoms(h: CardHistory) -> list[Atom]:
+    d = h.deck
+    return [
+        Atom("has", (loc, card_key(c, j, d.copies[d.index(c)])))
+        for loc in h.locations
+        for c in d.names
+        for j in range(1, d.copies[d.index(c)] + 1)
+    ]
+
+
+def claims(h: CardHistory) -> int:
+    """Check every claim of the rule on ``h`` against the explicit model; how many."""
+    pm = explicit_model(h)
+    n = 0
+    for b in h.agents:
+        for a in all_atoms(h):
+            if never_known(h, b, a):
+                assert is_valid(pm.model, Not(Know(b, a))), (b, a.key)
+                n += 1
+    return n
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_what_the_rule_claims_holds_in_every_world(seed, copies):
+    claims(random_history(seed, copies=copies, events=7))
+
+
+def test_the_rule_claims_often_and_declines_counts():
+    made = sum(claims(random_history(seed, copies=seed % 2 == 0, events=5)) for seed in range(30))
+    assert made > 50
+    from games.epistemic import Count
+
+    d = Deck(["A", "B", "C"], [2, 2, 2])
+    h = CardHistory(d, {"x": "A B", "y": "A C", "z": "B C", "pile": ""}, ["x", "y", "z"])
+    assert never_known(h, "x", Atom("has", ("z", "A")))
+    assert not never_known(h.then(Count(["y"], ["C"], 1, 1)), "x", Atom("has", ("z", "A")))
+
+
+def test_a_seat_that_saw_the_card_go_there_may_know():
+    """The rules' known answer: after a caught lie the liar's cards are picked up by the
+    caller; the liar saw them go, so the rule makes no claim there, and the caller's
+    pickup of a revealed play marks every card of it for everybody."""
+    d = Deck(["A", "B", "C", "D"], [2, 2, 2, 2])
+    h = CardHistory(
+        d, {"x": "A B C", "y": "A B D", "z": "C D", "play": "", "pile": ""}, ["x", "y", "z"]
+    )
+    h = h.then(Move("A", "x", "play", seen_by=["x"]))
+    has_z_a = Atom("has", ("z", "A"))
+    assert never_known(h, "y", has_z_a)
+    caught = h.then(Reveal("play")).then(MoveAll("play", "z", seen_by=["z"]))
+    assert not never_known(caught, "x", has_z_a) and not never_known(caught, "y", has_z_a)
+    pm = explicit_model(caught)
+    assert holds(pm, "K_x has(z, A) & K_y has(z, A)")
+    quiet = h.then(MoveAll("play", "pile")).then(MoveAll("pile", "z", seen_by=["z"]))
+    assert not never_known(quiet, "x", has_z_a)  # x played it into the pile z took
+    assert never_known(quiet, "y", has_z_a)
+    assert holds(explicit_model(quiet), "K_x has(z, A) & K_x ~K_y has(z, A)")
+
+
+def test_game_knowledge_decides_nested_ignorance_by_counting_like_the_explicit_model():
+    """With the structure refused, ``K_a ~K_b`` / ``M_a K_b`` formulas the rule settles are
+    answered by counting (route ``"counting"``), as the explicit model answers them."""
+    decided = 0
+    for seed in range(12):
+        h = random_history(seed, copies=seed % 2 == 0, events=5)
+        pm = explicit_model(h)
+        rng = random.Random(seed)
+        for _ in range(8):
+            a, b = rng.sample(list(h.agents), 2)
+            atom = rng.choice(all_atoms(h))
+            for f in (f"K_{a} ~K_{b} {atom.key}", f"M_{a} K_{b} {atom.key}"):
+                gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+                got = gk.holds(f)
+                assert got == holds(pm, f), (seed, f)
+                decided += gk.route == "counting"
+        for _ in range(4):  # and every other formula still answers alike
+            f = random_formula(rng, h, 2)
+            assert GameKnowledge(h, max_width=1).holds(f) == holds(pm, f), (seed, str(f))
+    assert decided > 10
+
+
+def test_full_size_koth_after_eight_plays_is_answered_by_counting():
+    """52-card koth after 8 plays (no call yet): the kind quotient's pass exceeds
+    600,000 states there, the rule answers ``K_P1 ~K_P2 has(P3, 1)`` at once."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", 0) if k == 8)
+    gk = GameKnowledge(h)
+    assert gk.holds("K_P1 ~K_P2 has(P3, 1)") is True
+    assert gk.route == "counting"
+    assert gk.holds("M_P1 K_P2 has(P3, 1)") is False
