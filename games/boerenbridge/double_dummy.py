@@ -67,13 +67,16 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   chunk (each crossing allocated and released a chunk: 10-30% of a solve,
   depending on how deep the caller's stack happened to be).
 
-Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1``):
-one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
-about 6 ms of CPU on average (7 ms on a loaded machine) and 55-65 ms for the
-hardest of 500 random positions (up to 85 ms measured while the machine was
-loaded); the goal of at most 50 ms for every position is not met.  86% of the
-positions searched at a trick boundary have one of the others on lead: most of
-the search proves that the side keeps its tricks against their leads.
+Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1``,
+measured on a machine shared with other work, load about 5 on 2 cores): one seat's
+most tricks in a full 8-card, 4-hand position (32 cards) take 5.8 ms of CPU on
+average (p99 43 ms); the hardest of the 500 positions (position 278: trumps held on
+both sides, the side proving its single trick against the others' leads) takes
+63-65 ms, the least CPU time of 4 runs, so the goal of at most 50 ms for every
+position is not met on that machine.  86% of the positions searched at a trick
+boundary have one of the others on lead, and half of them leave the side one
+trick to find: most of the search proves that the side keeps its tricks against
+their leads.
 
 Examples
 --------
