@@ -363,7 +363,7 @@ def test_bs_call_decisions_equal_the_count_after_the_play(variant):
     """In real games, both routes of the call decision give the same probability."""
     game = load_game("bs", variant=variant)
     compared = 0
-    bots = [make_bot("bs", "probabilistic", seed=7 + s) for s in range(4)]
+    bots = [make_bot("bs", "probabilistic-exact", seed=7 + s) for s in range(4)]
     inner = type(bots[1]).call
 
     def call(self, player, rank, count):  # type: ignore[no-untyped-def]

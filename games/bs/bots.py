@@ -10,7 +10,7 @@ player API of the BS programming tournament, a bot answers two questions:
 * :meth:`BSBot.call` — whether to call BS on another player's play (``bs``).
 
 Names on the command line: ``random``, ``truthful``, ``liar``, ``threshold``,
-``knowledge``, ``probabilistic``.
+``knowledge``, ``probabilistic``, ``probabilistic-exact``.
 
 Examples
 --------
@@ -39,6 +39,7 @@ __all__ = [
     "ThresholdBot",
     "KnowledgeBot",
     "ProbabilisticBot",
+    "ExactProbabilisticBot",
 ]
 
 
@@ -51,6 +52,8 @@ class BSBot(Bot):
 
     name: ClassVar[str] = "bs"
     needs_knowledge: ClassVar[bool] = False
+    #: Asks for the cheaper cell bounds (:class:`~games.deal.cells.CellKnowledge`).
+    needs_cells: ClassVar[bool] = False
     #: Table budget of the bot's deal knowledge (see ``DealKnowledge.max_table``).
     max_table: ClassVar[int] = 300
 
@@ -59,7 +62,13 @@ class BSBot(Bot):
         if not isinstance(game, BSGame):
             raise TypeError(f"{type(self).__name__} plays BS, not {game!r}")
         self.g: BSGame = game
-        self.view = SeatKnowledge(game, seat, exact=self.needs_knowledge, max_table=self.max_table)
+        self.view = SeatKnowledge(
+            game,
+            seat,
+            exact=self.needs_knowledge,
+            max_table=self.max_table,
+            cells=self.needs_cells,
+        )
         self._dist_key: tuple[int, int] | None = None
         self._dist: list[int] = []
 
@@ -214,19 +223,19 @@ class KnowledgeBot(BSBot):
 
 
 class ProbabilisticBot(BSBot):
-    """Calls by the exact probability of a lie, weighed by the pile; pads honest plays.
+    """Calls by the probability of a lie, weighed by the pile; pads honest plays.
 
-    Calling: ``p`` is the exact probability, under the bot's deal knowledge,
-    that the claimer held fewer cards of the claimed rank than it claims
-    (the claim cannot be honest).  With ``P`` the cards a wrong call would
-    pick up, the bot calls when ``p * gain > caution * (1 - p) * P``, where a
-    right call sheds the penalty card (koth, worth ``shed_value``) and makes
-    an opponent pick up the pile (worth ``opponent_weight`` per card).  The
-    deal model treats claimed cards as unknown, so its lie probabilities run
-    high against honest players; ``caution`` (20) keeps the bot to calls it
-    is nearly sure of.  A known lie (``p = 1``) is always called.
-    End-game: a claimer who has just played its last card wins unless
-    called, so the bot always calls then (an honest claimer wins anyway).
+    Calling: ``p`` is the probability, under the bot's knowledge, that the
+    claimer held fewer cards of the claimed rank than it claims (the claim
+    cannot be honest).  With ``P`` the cards a wrong call would pick up, the
+    bot calls when ``p * gain > caution * (1 - p) * P``, where a right call
+    sheds the penalty card (koth, worth ``shed_value``) and makes an opponent
+    pick up the pile (worth ``opponent_weight`` per card).  The model treats
+    claimed cards as unknown, so its lie probabilities run high against
+    honest players; ``caution`` (20) keeps the bot to calls it is nearly
+    sure of.  A known lie (``p = 1``) is always called.  End-game: a claimer
+    who has just played its last card wins unless called, so the bot always
+    calls then (an honest claimer wins anyway).
 
     Playing: all its cards of the required rank, padded with one extra card
     — the one it must claim furthest in the future, so it is not stuck with
@@ -234,10 +243,20 @@ class ProbabilisticBot(BSBot):
     and the estimated chance that an opponent holds enough of the rank to
     know the claim is false stays below ``extra_risk``.  With no card of the
     rank it lies with one card, the one it needs last.
+
+    Knowledge: the seat's cell bounds (:class:`~games.deal.cells.CellKnowledge`:
+    for every card, the copies each location surely holds and can hold, no
+    joint constraints), and ``p`` and the expected copies of a rank are
+    exact under the group relaxation (the rank's own bounds kept, the other
+    ranks' unknown cards free).  That is a superset of the deals the exact
+    deal knowledge allows, so a known lie of the bounds is a lie, but a lie
+    only a joint constraint proves is not seen; ``probabilistic-exact``
+    (:class:`ExactProbabilisticBot`) is the same bot on the exact (budgeted)
+    deal knowledge, many times slower.
     """
 
     name = "probabilistic"
-    needs_knowledge = True
+    needs_cells = True
 
     #: How much an opponent's pickup is worth to this bot, per card.
     opponent_weight: ClassVar[float] = 0.1
@@ -257,9 +276,18 @@ class ProbabilisticBot(BSBot):
     #: Largest estimated chance that an opponent can refute the padded claim.
     extra_risk: ClassVar[float] = 0.8
 
+    def lie_probability(self) -> float:
+        """Probability that the open claim cannot be honest (cell bounds, group relaxation)."""
+        return self.view.rank_lie_probability()
+
+    def expected_copies(self, rank: int) -> list[float]:
+        """Expected copies of ``rank`` in every seat's hand (cell bounds, group relaxation)."""
+        got = self.view.rank_expected(rank)
+        return [got[f"P{s}"] for s in range(self.view.n)]
+
     def call(self, player: int, rank: int, count: int) -> bool:
         v = self.view
-        p = v.lie_probability()
+        p = self.lie_probability()
         if p <= 0.0:
             return False
         if p >= 1.0:
@@ -294,31 +322,62 @@ class ProbabilisticBot(BSBot):
     def _exposure(self, rank: int, count: int) -> float:
         """Estimated chance that an opponent can refute a claim of ``count`` cards of ``rank``.
 
-        From the bot's exact marginals: the expected copies of ``rank`` each
-        opponent holds, compared with how many would make the claim
-        impossible for them.
+        From the expected copies of ``rank`` each opponent holds
+        (:meth:`expected_copies`), compared with how many would make the
+        claim impossible for them.
         """
         v = self.view
-        kn = v.knowledge
-        if kn is None:
-            return 0.0
         kinds = self.g.kinds_of_rank[rank]
         total = sum(self.g.deck.copies[k] for k in kinds)
         mine = sum(v.hand[k] for k in kinds)
         need = total - count + 1 - mine
         if need <= 0:
             return 1.0
-        m = kn.marginals()
-        cols = kn.locations
+        expected = self.expected_copies(rank)
         worst = 0.0
         for s in range(v.n):
             if s == self.seat:
                 continue
-            j = cols.index(f"P{s}")
-            expected = float(sum(m[k, j] for k in kinds))
-            worst = max(worst, min(1.0, expected / need) ** need)
+            worst = max(worst, min(1.0, expected[s] / need) ** need)
         return worst
 
 
-for _cls in (RandomBot, TruthfulBot, LiarBot, ThresholdBot, KnowledgeBot, ProbabilisticBot):
+class ExactProbabilisticBot(ProbabilisticBot):
+    """:class:`ProbabilisticBot` on the exact deal knowledge (``probabilistic-exact``).
+
+    ``p`` is the exact probability of a lie under the bot's
+    :class:`~games.deal.DealKnowledge` (joint constraints kept within the
+    table budget :attr:`max_table`; past it the knowledge drops one and
+    stays a sound superset), the expected copies are its exact marginals.
+    The same decisions otherwise; many times slower than ``probabilistic``.
+    """
+
+    name = "probabilistic-exact"
+    needs_knowledge = True
+    needs_cells = False
+
+    def lie_probability(self) -> float:
+        """Exact probability that the open claim cannot be honest (deal knowledge)."""
+        return self.view.lie_probability()
+
+    def expected_copies(self, rank: int) -> list[float]:
+        """Expected copies of ``rank`` in every seat's hand: the exact marginals."""
+        kn = self.view.knowledge
+        if kn is None:
+            return [0.0] * self.view.n
+        m = kn.marginals()
+        cols = kn.locations
+        kinds = self.g.kinds_of_rank[rank]
+        return [float(sum(m[k, cols.index(f"P{s}")] for k in kinds)) for s in range(self.view.n)]
+
+
+for _cls in (
+    RandomBot,
+    TruthfulBot,
+    LiarBot,
+    ThresholdBot,
+    KnowledgeBot,
+    ProbabilisticBot,
+    ExactProbabilisticBot,
+):
     register_bot("bs", _cls.name, _cls)

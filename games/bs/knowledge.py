@@ -54,6 +54,7 @@ from typing import Any
 from games.base import Game, Observation
 from games.bs.state import BSGame
 from games.deal import DealKnowledge
+from games.deal.cells import CellKnowledge
 from games.errors import InvalidParameterError
 
 __all__ = ["SeatKnowledge", "bs_card_history", "bs_claim", "PILE", "PLAY"]
@@ -68,7 +69,14 @@ class SeatKnowledge:
     ``pile`` and ``play``, updated by every event with exactly the
     information the seat has: a claim is not a fact, the count is; a call
     reveals the cards; the taker sees the pile it takes; only the caller sees
-    the penalty card.
+    the penalty card.  With ``cells=True`` it keeps a
+    :class:`~games.deal.cells.CellKnowledge` over the hands and the ``pile``:
+    the bounds on every card's copies in every location without the joint
+    constraints, a cheaper sound relaxation that :meth:`rank_lie_probability`
+    and :meth:`rank_expected` read.  Those bounds take a play when it is
+    settled (no call: its cards join the pile unseen; a call: they join it
+    seen), so while calls are open they describe the claimer's hand before
+    the play.
 
     Examples
     --------
@@ -86,7 +94,15 @@ class SeatKnowledge:
     (13, [13, 13, 13, 13])
     """
 
-    def __init__(self, game: Game, seat: int, *, exact: bool = False, max_table: int | None = None):
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        *,
+        exact: bool = False,
+        max_table: int | None = None,
+        cells: bool = False,
+    ):
         if not isinstance(game, BSGame):
             raise InvalidParameterError(f"SeatKnowledge needs a BS game, got {game!r}")
         self.game = game
@@ -107,6 +123,9 @@ class SeatKnowledge:
         self.history: list[Observation] = []
         self._deck = game.deck
         self._before: DealKnowledge | None = None
+        self.want_cells = cells
+        self.cells: CellKnowledge | None = None
+        self._my_cards: Any = ()
         self._idx = {n: k for k, n in enumerate(game.deck.names)}
 
     def observe(self, obs: Observation) -> None:
@@ -115,6 +134,7 @@ class SeatKnowledge:
         kind = obs.kind
         g = self.game
         kn = self.knowledge
+        cl = self.cells
         if kind == "play":
             p = obs.actor
             assert p is not None
@@ -129,6 +149,7 @@ class SeatKnowledge:
                     counts[k] += 1
                     self.hand[k] -= 1
                 self.my_play = counts
+                self._my_cards = obs["cards"]
                 if kn is not None:
                     kn.move(obs["cards"], f"P{p}", "play")
             else:
@@ -137,10 +158,18 @@ class SeatKnowledge:
                     # the claimer's hand before the play, for the call decision
                     self._before = kn.copy()
                     kn.move_hidden(f"P{p}", "play", cnt)
+            # (the cell bounds take the play when it is settled: until then
+            # they are the claimer's hand before it, which the call decision reads)
         elif kind == "nocall":
             self.pile += self.last[2] if self.last else 0
             if kn is not None:
                 kn.move_all("play", "pile")
+            if cl is not None and self.last is not None:
+                p = self.last[0]
+                if p == self.seat:
+                    cl.move(self._my_cards, f"P{p}", "pile")
+                else:
+                    cl.move_hidden(f"P{p}", "pile", self.last[2])
             self._after_play()
         elif kind == "call":
             taker = obs["taker"]
@@ -150,6 +179,11 @@ class SeatKnowledge:
                 if taker == self.seat:
                     kn.reveal("pile", obs["pile"])
                 kn.move_all("pile", f"P{taker}")
+            if cl is not None and self.last is not None:
+                cl.move(obs["cards"], f"P{self.last[0]}", "pile")
+                if taker == self.seat:
+                    cl.reveal("pile", obs["pile"])
+                cl.move_all("pile", f"P{taker}")
             if taker == self.seat:
                 idx = self._idx
                 for name in obs["pile"]:
@@ -164,10 +198,13 @@ class SeatKnowledge:
             self.pile += 1
             if c == self.seat:
                 self.hand[self._idx[obs["card"]]] -= 1
-                if kn is not None:
-                    kn.move(obs["card"], f"P{c}", "pile")
-            elif kn is not None:
-                kn.move_hidden(f"P{c}", "pile", 1)
+                for t in (kn, cl):
+                    if t is not None:
+                        t.move(obs["card"], f"P{c}", "pile")
+            else:
+                for t in (kn, cl):
+                    if t is not None:
+                        t.move_hidden(f"P{c}", "pile", 1)
         elif kind == "first":
             p = obs.actor
             assert p is not None
@@ -178,8 +215,9 @@ class SeatKnowledge:
             self.pile += 1
             self.required = (g.rank_of[k] + 1) % 13
             self.plays += 1
-            if kn is not None:
-                kn.move(obs["card"], f"P{p}", "pile")
+            for t in (kn, cl):
+                if t is not None:
+                    t.move(obs["card"], f"P{p}", "pile")
         elif kind == "order":
             self.order = obs["order"]
         elif kind == "deal":
@@ -190,12 +228,17 @@ class SeatKnowledge:
                 self.knowledge = DealKnowledge(self._deck, locs, name=f"P{self.seat}")
                 if self.max_table is not None:
                     self.knowledge.max_table = self.max_table
+            if self.want_cells:
+                locs = {f"P{s}": n for s, n in enumerate(self.sizes)}
+                locs.update(pile=0)
+                self.cells = CellKnowledge(self._deck, locs, name=f"P{self.seat}")
         elif kind == "hand":
             if obs.actor == self.seat:
                 for name in obs["cards"]:
                     self.hand[self._idx[name]] += 1
-                if self.knowledge is not None:
-                    self.knowledge.reveal(f"P{self.seat}", obs["cards"])
+                for t in (self.knowledge, self.cells):
+                    if t is not None:
+                        t.reveal(f"P{self.seat}", obs["cards"])
 
     def _after_play(self) -> None:
         self.plays += 1
@@ -222,6 +265,47 @@ class SeatKnowledge:
                 any(c and self.game.rank_of[k] != rank for k, c in enumerate(self.my_play))
             )
         return max(0.0, 1.0 - self._could_be_honest())
+
+    def rank_lie_probability(self) -> float:
+        """:meth:`lie_probability` on the seat's cell bounds (``cells=True``).
+
+        The probability that the claimer held fewer copies of the claimed
+        rank than it claims, read on the cell bounds from just before the
+        play under the group relaxation of
+        :class:`~games.deal.cells.CellKnowledge` (the rank's own bounds
+        kept, the other ranks' unknown cards free): no joint constraint, so
+        it is not the exact posterior of :meth:`lie_probability`, but a
+        claim the bounds alone refute has probability one.
+
+        Raises
+        ------
+        InvalidParameterError
+            Without an open play, or when the seat keeps no cell bounds.
+        """
+        if self.last is None:
+            raise InvalidParameterError("there is no play waiting for calls")
+        p, rank, cnt = self.last
+        if p == self.seat:
+            return self.lie_probability()
+        cells = self.cells
+        if cells is None:
+            raise InvalidParameterError("this seat keeps no cell bounds (cells=False)")
+        dist = cells.count_distribution(self.game.kinds_of_rank[rank], f"P{p}")
+        return max(0.0, 1.0 - sum(dist[cnt:]))
+
+    def rank_expected(self, rank: int) -> dict[str, float]:
+        """Expected copies of ``rank`` in every location, on the seat's cell bounds.
+
+        Under the group relaxation of :class:`~games.deal.cells.CellKnowledge`.
+
+        Raises
+        ------
+        InvalidParameterError
+            When the seat keeps no cell bounds (``cells=False``).
+        """
+        if self.cells is None:
+            raise InvalidParameterError("this seat keeps no cell bounds (cells=False)")
+        return self.cells.expected(self.game.kinds_of_rank[rank])
 
     def knows_lie(self) -> bool:
         """Whether this seat knows the open claim is false.

@@ -109,6 +109,11 @@ def tighten(
         rs_lo, rs_hi = add(lo, 1, keepdims=True), add(hi, 1, keepdims=True)
         now = (int(add(rs_lo, None)), int(add(rs_hi, None)))
         if now == before:
+            if lo.shape[0] and lo.shape[1] and int(size.min()) >= 0 and int(copies.min()) >= 0:
+                # a fixpoint keeps every sum between its bounds: a row's lower
+                # bounds above its copies would have pushed an upper bound
+                # below its lower bound (and so on), caught by the pass
+                return None
             sums = (add(lo, 0), add(hi, 0), rs_lo[:, 0], rs_hi[:, 0])
             break
         if step == 100:
@@ -175,12 +180,10 @@ class CellKnowledge:
 
     The cheap, sound relaxation of :class:`~games.deal.DealKnowledge` (see
     the module text): the same observation methods, no joint constraints.
-    Cards seen (:meth:`reveal`, :meth:`move`) are checked against the
-    propagated bounds: a contradiction raises
-    :class:`~games.errors.InconsistentKnowledgeError` and changes nothing.
-    A contradiction of counts only (:meth:`move_hidden`, :meth:`move_all`)
-    raises it at the next :meth:`settle`, which every query and every
-    check runs first.
+    An observation is checked against the bounds as they stand: a
+    contradiction raises :class:`~games.errors.InconsistentKnowledgeError`
+    and changes nothing.  One that only the propagation of the bounds finds
+    raises it at the next :meth:`settle`, which every query runs first.
 
     Parameters
     ----------
@@ -222,6 +225,7 @@ class CellKnowledge:
         self._lo = np.zeros((K, L), dtype=np.int64)
         self._hi = np.repeat(self._copies[:, None], L, axis=1)
         self._dirty = True
+        self._kinds: dict[tuple[Any, ...], list[int]] = {}
         self.settle()
 
     # ------------------------------------------------------------ structure
@@ -263,6 +267,7 @@ class CellKnowledge:
         new = CellKnowledge.__new__(CellKnowledge)
         new.deck, new.name, new._li, new._copies = self.deck, self.name, self._li, self._copies
         new._size, new._lo, new._hi = self._size.copy(), self._lo.copy(), self._hi.copy()
+        new._kinds = self._kinds
         new._dirty = self._dirty
         return new
 
@@ -310,8 +315,6 @@ class CellKnowledge:
                 f"{location} holds {int(self._size[ll])} cards but {int(vec.sum())} were revealed"
             )
 
-        self.settle()
-
         def go() -> None:
             bad = np.flatnonzero((vec < self._lo[:, ll]) | (vec > self._hi[:, ll]))
             if bad.size:
@@ -335,7 +338,6 @@ class CellKnowledge:
         n = int(vec.sum())
         if a == b or n == 0:
             return
-        self.settle()
 
         def go() -> None:
             bad = np.flatnonzero(self._hi[:, a] < vec)
@@ -399,25 +401,34 @@ class CellKnowledge:
     # ---------------------------------------------------------------- queries
     def _group(self, cards: CardsLike) -> tuple[list[int], list[int], tuple[Any, ...], int]:
         """The group's known copies per location, the locations its unknown copies
-        may take, their weighted placements there (:func:`_placements`) and its copies."""
-        ks = sorted(set(self.deck.kinds(cards)))
+        may take, the group's key there for :func:`_placements` and its copies."""
+        ks = self._kinds.get(cards) if isinstance(cards, tuple) else None
+        if ks is None:
+            ks = sorted(set(self.deck.kinds(cards)))
+            if isinstance(cards, tuple):
+                self._kinds[cards] = ks
         self.settle()
-        lo, hi = self._lo.tolist(), self._hi.tolist()
+        lo, hi = self._lo[ks].tolist(), self._hi[ks].tolist()
         L = len(self._li)
         free = (self._size - self._lo.sum(0)).tolist()
-        known = [sum(lo[k][ll] for k in ks) for ll in range(L)]
+        known = [sum(row[ll] for row in lo) for ll in range(L)]
         rows = []
-        for k in ks:
-            r = int(self._copies[k]) - sum(lo[k])
+        for k, lo_k, hi_k in zip(ks, lo, hi, strict=True):
+            r = int(self._copies[k]) - sum(lo_k)
             if r:
-                rows.append((r, [min(hi[k][ll] - lo[k][ll], free[ll]) for ll in range(L)]))
+                rows.append((r, [min(h - x, f) for h, x, f in zip(hi_k, lo_k, free, strict=True)]))
         cols = [ll for ll in range(L) if any(caps[ll] for _, caps in rows)]
-        specs = tuple((r, tuple(caps[ll] for ll in cols)) for r, caps in rows)
-        places = _placements(specs, tuple(free[ll] for ll in cols))
-        if not places:
+        key = (
+            tuple((r, tuple(caps[ll] for ll in cols)) for r, caps in rows),
+            tuple(free[ll] for ll in cols),
+        )
+        specs = key[0]
+        # one kind: its caps are at most the free places, so every placement
+        # within them has a positive weight
+        if sum(specs[0][1]) < specs[0][0] if len(specs) == 1 else not _placements(*key):
             raise self._fail("the copies of the group")
         total = sum(int(self._copies[k]) for k in ks)
-        return known, cols, places, total
+        return known, cols, key, total
 
     def placements(self, cards: CardsLike) -> tuple[list[int], list[tuple[tuple[int, ...], int]]]:
         """The group's known copies per location and its weighted unknown placements.
@@ -445,7 +456,8 @@ class CellKnowledge:
         >>> k.placements("0")      # b holds a 1 (at most one 0 fits), one place left
         ([1, 0, 0], [((0, 0, 1), 1), ((0, 1, 0), 1)])
         """
-        known, cols, places, _ = self._group(cards)
+        known, cols, key, _ = self._group(cards)
+        places = _placements(*key)
         L = len(self._li)
         out = []
         for x, w in places:
@@ -475,23 +487,21 @@ class CellKnowledge:
             want = {self._loc(x) for x in locations}
             if not want:
                 raise InvalidParameterError("no location given")
-        known, cols, places, total = self._group(cards)
+        known, cols, key, total = self._group(cards)
         base = sum(known[c] for c in want)
-        at = [j for j, c in enumerate(cols) if c in want]
-        acc = [0] * (total + 1)
-        for x, w in places:
-            acc[base + sum(x[j] for j in at)] += w
-        z = sum(acc)
-        return [a / z for a in acc]
+        dist = _distribution(*key, tuple(j for j, c in enumerate(cols) if c in want))
+        out = [0.0] * (total + 1)
+        for v, p in enumerate(dist):
+            out[base + v] = p
+        return out
 
     def expected(self, cards: CardsLike) -> dict[str, float]:
         """Expected copies of ``cards`` in every location, under the group relaxation."""
-        known, cols, places, _ = self._group(cards)
-        z = sum(w for _, w in places)
+        known, cols, key, _ = self._group(cards)
         out = {name: float(known[i]) for name, i in self._li.items()}
         names = self.locations
-        for j, c in enumerate(cols):
-            out[names[c]] += sum(x[j] * w for x, w in places) / z
+        for c, m in zip(cols, _means(*key), strict=True):
+            out[names[c]] += m
         return out
 
 
@@ -538,3 +548,77 @@ def _placements(
         if w:
             out.append((x, w))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _distribution(
+    specs: tuple[tuple[int, tuple[int, ...]], ...], free: tuple[int, ...], at: tuple[int, ...]
+) -> tuple[float, ...]:
+    """Distribution of the group's unknown copies in the places ``at`` (see :func:`_placements`).
+
+    Examples
+    --------
+    >>> _distribution(((2, (1, 2)),), (1, 3), (0,))
+    (0.5, 0.5, 0.0)
+    """
+    if len(specs) == 1:
+        r, caps = specs[0]
+        polys = [_column(f, c, r) for f, c in zip(free, caps, strict=True)]
+        inside = _product([g for j, g in enumerate(polys) if j in at], r)
+        rest = _product([g for j, g in enumerate(polys) if j not in at], r)
+        acc = [inside[v] * rest[r - v] for v in range(r + 1)]
+    else:
+        acc = [0] * (sum(r for r, _ in specs) + 1)
+        for x, w in _placements(specs, free):
+            acc[sum(x[j] for j in at)] += w
+    z = sum(acc)
+    return tuple(a / z for a in acc)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _means(
+    specs: tuple[tuple[int, tuple[int, ...]], ...], free: tuple[int, ...]
+) -> tuple[float, ...]:
+    """Expected unknown copies of the group in each place (see :func:`_placements`).
+
+    Examples
+    --------
+    >>> _means(((2, (1, 2)),), (1, 3))
+    (0.5, 1.5)
+    """
+    if len(specs) == 1:
+        r, caps = specs[0]
+        cols = [_column(f, c, r) for f, c in zip(free, caps, strict=True)]
+        z = _product(cols, r)[r]
+        out = []
+        for j, g in enumerate(cols):
+            rest = _product(cols[:j] + cols[j + 1 :], r)
+            out.append(sum(v * g[v] * rest[r - v] for v in range(r + 1)) / z)
+        return tuple(out)
+    places = _placements(specs, free)
+    z = sum(w for _, w in places)
+    return tuple(sum(x[j] * w for x, w in places) / z for j in range(len(free)))
+
+
+def _column(f: int, cap: int, r: int) -> list[int]:
+    """One kind's weights in one location: ``comb(f, x)`` for ``x`` up to ``cap``, to degree ``r``.
+
+    With one kind, a placement's weight (:func:`_placements`) is
+    ``r! * prod_l comb(f_l, x_l)``: the product of these polynomials, read at
+    degree ``r``, sums it over the placements.
+    """
+    return [math.comb(f, x) if x <= cap else 0 for x in range(r + 1)]
+
+
+def _product(polys: list[list[int]], r: int) -> list[int]:
+    """The product of polynomials (coefficient lists), cut at degree ``r``.
+
+    Examples
+    --------
+    >>> _product([[1, 1, 0], [1, 2, 1]], 2)
+    [1, 3, 3]
+    """
+    out = [1] + [0] * r
+    for g in polys:
+        out = [sum(out[i] * g[d - i] for i in range(d + 1)) for d in range(r + 1)]
+    return out
