@@ -25,24 +25,30 @@ import pytest
 
 from games.cards import Deck
 from games.deal import DealKnowledge
-from games.deal.cells import CellKnowledge, _tighten_checked, tighten
+from games.deal.cells import CellKnowledge, _tighten_checked, _tighten_stacked, tighten
 from games.errors import InconsistentKnowledgeError, InvalidParameterError
+
+
+def _random_bounds(seed: int):
+    """Copies, sizes and bounds around a random deal: ``(rng, cp, size, lo, hi)``."""
+    rng = np.random.default_rng(seed)
+    K, L = int(rng.integers(1, 7)), int(rng.integers(1, 6))
+    cp = rng.integers(0, 4, size=K).astype(np.int64)
+    deal = np.zeros((K, L), dtype=np.int64)
+    for k in range(K):
+        for _ in range(cp[k]):
+            deal[k, rng.integers(L)] += 1
+    lo = np.maximum(deal - rng.integers(0, 3, size=(K, L)), 0)
+    hi = deal + rng.integers(0, 3, size=(K, L))
+    return rng, cp, deal.sum(0), lo, hi
 
 
 def test_tighten_equals_the_pass_by_pass_reference():
     outcomes = Counter()
     for seed in range(1500):
-        rng = np.random.default_rng(seed)
-        K, L = int(rng.integers(1, 7)), int(rng.integers(1, 6))
-        cp = rng.integers(0, 4, size=K).astype(np.int64)
-        # a random deal, then bounds around it (sometimes crossing, sometimes negative)
-        deal = np.zeros((K, L), dtype=np.int64)
-        for k in range(K):
-            for _ in range(cp[k]):
-                deal[k, rng.integers(L)] += 1
-        size = deal.sum(0)
-        lo = np.maximum(deal - rng.integers(0, 3, size=(K, L)), 0)
-        hi = deal + rng.integers(0, 3, size=(K, L))
+        # bounds around a deal, sometimes crossing, negative, or with wrong sizes
+        rng, cp, size, lo, hi = _random_bounds(seed)
+        K, L = lo.shape
         if seed % 5 == 0:
             lo[rng.integers(K), rng.integers(L)] += 2
         if seed % 7 == 0:
@@ -59,6 +65,27 @@ def test_tighten_equals_the_pass_by_pass_reference():
         if want is None:
             assert (a_lo == b_lo).all() and (a_hi == b_hi).all()
     assert outcomes[None] > 300 and outcomes["cell"] > 300 and outcomes["sizes"] > 10
+
+
+def test_stacked_tighten_reaches_the_same_bounds():
+    """Whenever a deal lies within the bounds both reach the same ones; else both refuse."""
+    agree = Counter()
+    for seed in range(1500):
+        rng, cp, size, lo, hi = _random_bounds(seed)
+        inside = seed % 2 == 0
+        if not inside:  # perhaps no deal within the bounds any more
+            lo[rng.integers(lo.shape[0]), rng.integers(lo.shape[1])] += int(rng.integers(1, 3))
+        a_lo, a_hi = lo.copy(), hi.copy()
+        b = np.stack([lo, hi])
+        want = tighten(a_lo, a_hi, cp, size)
+        got = _tighten_stacked(b, cp, size)
+        assert got == (want is None), seed
+        if got:
+            assert (b[0] == a_lo).all() and (b[1] == a_hi).all(), seed
+        if inside:
+            assert got
+        agree[got] += 1
+    assert agree[True] > 700 and agree[False] > 100
 
 
 def test_deal_knowledge_names_the_crossed_cell():

@@ -6,9 +6,9 @@ constraints that face-down moves leave ("the pile and P2 together hold at
 least one 7").  :class:`CellKnowledge` keeps the cells only.  An update is
 the cell-wise projection of the event (a few array operations); the
 propagation of the bounds through the card counts and the location sizes
-(:func:`tighten`, the same as :class:`~games.deal.DealKnowledge`'s) runs
-once before the next query (or :meth:`CellKnowledge.settle`), not after
-every event.  Its possible deals are always a superset of
+(the rules of :func:`tighten`, :class:`~games.deal.DealKnowledge`'s, to the
+same bounds, in fewer array operations) runs once before the next query
+(or :meth:`CellKnowledge.settle`), not after every event.  Its possible deals are always a superset of
 :class:`~games.deal.DealKnowledge`'s: what it reports as known stays true.
 
 Its questions are about one *group* of card kinds (the cards of one rank):
@@ -99,7 +99,7 @@ def tighten(
     """
     cp_col, size_row = copies[:, None], size[None, :]
     np.minimum(hi, cp_col, out=hi)  # the steps below only lower it further
-    if hi.size and int(hi.min()) < 0:
+    if hi.size and int(np.minimum.reduce(hi, axis=None)) < 0:
         return _tighten_checked(lo, hi, copies, size)
     add, sub, low, high = np.add.reduce, np.subtract, np.minimum, np.maximum
     t = np.empty_like(lo)
@@ -109,7 +109,8 @@ def tighten(
         rs_lo, rs_hi = add(lo, 1, keepdims=True), add(hi, 1, keepdims=True)
         now = (int(add(rs_lo, None)), int(add(rs_hi, None)))
         if now == before:
-            if lo.shape[0] and lo.shape[1] and int(size.min()) >= 0 and int(copies.min()) >= 0:
+            smallest = np.minimum.reduce
+            if lo.shape[0] and lo.shape[1] and min(smallest(size), smallest(copies)) >= 0:
                 # a fixpoint keeps every sum between its bounds: a row's lower
                 # bounds above its copies would have pushed an upper bound
                 # below its lower bound (and so on), caught by the pass
@@ -175,6 +176,49 @@ def _check_sums(
     return None
 
 
+def _tighten_stacked(b: np.ndarray, copies: np.ndarray, size: np.ndarray) -> bool:
+    """:func:`tighten` on the stacked bounds ``b = [lo, hi]`` (shape ``(2, kinds, locations)``).
+
+    The same rules, each pass applying the two row rules to the bounds as
+    they stood (then the two column rules), so a pass is half the array
+    operations.  The rules only narrow the bounds and never exclude a deal
+    within them, so this reaches the same bounds as :func:`tighten` whenever
+    some deal is within them; it returns False when the bounds cross (the
+    observations contradict each other).  Sizes and copies must not be
+    negative.
+
+    Examples
+    --------
+    >>> b = np.asarray([[[0, 0], [0, 0]], [[1, 1], [1, 0]]], dtype=np.int64)
+    >>> _tighten_stacked(b, np.asarray([1, 1]), np.asarray([1, 1])), b[0].tolist()
+    (True, [[0, 1], [1, 0]])
+    """
+    lo, hi = b[0], b[1]
+    cp_col, size_row = copies[:, None], size[None, :]
+    np.minimum(hi, cp_col, out=hi)
+    add, sub, low, high = np.add.reduce, np.subtract, np.minimum, np.maximum
+    t = np.empty_like(b)
+    before: list[int] | None = None
+    for _ in range(1000):
+        rs = add(b, 2, keepdims=True)
+        now = add(rs, (1, 2)).tolist()
+        if now == before:
+            return True
+        before = now
+        # others' lower bounds cap the upper bound, others' upper bounds raise the lower
+        sub(cp_col, sub(rs, b, out=t), out=t)
+        low(hi, t[0], out=hi)
+        high(lo, t[1], out=lo)
+        cs = add(b, 1, keepdims=True)
+        sub(size_row, sub(cs, b, out=t), out=t)
+        low(hi, t[0], out=hi)
+        high(lo, t[1], out=lo)
+        high(hi, 0, out=hi)
+        if np.greater(lo, hi).any():
+            return False
+    return _check_sums(lo, hi, copies, size, None) is None
+
+
 class CellKnowledge:
     """What one agent knows about a deal, as bounds on every card's copies in every location.
 
@@ -221,9 +265,11 @@ class CellKnowledge:
                 f"{deck.total} cards"
             )
         self._copies = np.asarray(deck.copies, dtype=np.int64)
+        self._copies_l: list[int] = self._copies.tolist()
         K, L = len(deck), len(self._li)
-        self._lo = np.zeros((K, L), dtype=np.int64)
-        self._hi = np.repeat(self._copies[:, None], L, axis=1)
+        self._b = np.zeros((2, K, L), dtype=np.int64)
+        self._b[1] = self._copies[:, None]
+        self._lo, self._hi = self._b[0], self._b[1]
         self._dirty = True
         self._kinds: dict[tuple[Any, ...], list[int]] = {}
         self.settle()
@@ -254,19 +300,22 @@ class CellKnowledge:
         """
         if not self._dirty:
             return
-        lo, hi = self._lo.copy(), self._hi.copy()
-        bad = tighten(lo, hi, self._copies, self._size)
-        if bad is not None:
-            if bad[0] == "cell":
-                raise self._fail(f"{self.deck.name(bad[1])} in {self.locations[bad[2]]}")
-            raise self._fail(f"the {'location sizes' if bad[0] == 'sizes' else 'card counts'}")
-        self._lo, self._hi, self._dirty = lo, hi, False
+        b = self._b.copy()
+        if not _tighten_stacked(b, self._copies, self._size):
+            raise self._fail("a count of cards")
+        self._set(b)
+        self._dirty = False
+
+    def _set(self, b: np.ndarray) -> None:
+        self._b, self._lo, self._hi = b, b[0], b[1]
 
     def copy(self) -> CellKnowledge:
         """An independent copy."""
         new = CellKnowledge.__new__(CellKnowledge)
         new.deck, new.name, new._li, new._copies = self.deck, self.name, self._li, self._copies
-        new._size, new._lo, new._hi = self._size.copy(), self._lo.copy(), self._hi.copy()
+        new._copies_l = self._copies_l
+        new._size = self._size.copy()
+        new._set(self._b.copy())
         new._kinds = self._kinds
         new._dirty = self._dirty
         return new
@@ -410,11 +459,12 @@ class CellKnowledge:
         self.settle()
         lo, hi = self._lo[ks].tolist(), self._hi[ks].tolist()
         L = len(self._li)
-        free = (self._size - self._lo.sum(0)).tolist()
-        known = [sum(row[ll] for row in lo) for ll in range(L)]
+        free = np.subtract(self._size, np.add.reduce(self._lo, 0)).tolist()
+        known = lo[0] if len(lo) == 1 else [sum(row[ll] for row in lo) for ll in range(L)]
         rows = []
+        cps = self._copies_l
         for k, lo_k, hi_k in zip(ks, lo, hi, strict=True):
-            r = int(self._copies[k]) - sum(lo_k)
+            r = cps[k] - sum(lo_k)
             if r:
                 rows.append((r, [min(h - x, f) for h, x, f in zip(hi_k, lo_k, free, strict=True)]))
         cols = [ll for ll in range(L) if any(caps[ll] for _, caps in rows)]
@@ -427,7 +477,7 @@ class CellKnowledge:
         # within them has a positive weight
         if sum(specs[0][1]) < specs[0][0] if len(specs) == 1 else not _placements(*key):
             raise self._fail("the copies of the group")
-        total = sum(int(self._copies[k]) for k in ks)
+        total = sum(cps[k] for k in ks)
         return known, cols, key, total
 
     def placements(self, cards: CardsLike) -> tuple[list[int], list[tuple[tuple[int, ...], int]]]:
