@@ -72,9 +72,12 @@ knowledge of formulas), :mod:`games.deal.forms` (the linear constraints),
 :mod:`games.deal.counting` (the dynamic programme that counts deals),
 :mod:`games.deal.marginals` and :mod:`games.deal.sampling` (what the counting
 tables give), :mod:`games.deal.engine` (the three together for one
-constraint set), :mod:`games.deal.formulas` (formulas over the card atoms)
-and :mod:`games.deal.state` (a true deal with every agent's knowledge,
-:class:`DealState`).
+constraint set), :mod:`games.deal.formulas` (formulas over the card atoms),
+:mod:`games.deal.state` (a true deal with every agent's knowledge,
+:class:`DealState`) and :mod:`games.deal.cells` (:class:`CellKnowledge`: the
+same events kept as bounds on every cell only, no joint constraints, a
+cheap sound relaxation; its probabilities are those of a simpler model, see
+there).
 
 Examples
 --------
@@ -97,11 +100,13 @@ True
 from __future__ import annotations
 
 from games.cards import Deck
+from games.deal.cells import CellKnowledge
 from games.deal.formulas import card_atom, evaluate
 from games.deal.knowledge import MAX_MODEL_CARDS, DealKnowledge
 from games.deal.state import DealState
 
 __all__ = [
+    "CellKnowledge",
     "DealKnowledge",
     "DealState",
     "Deck",
