@@ -52,15 +52,22 @@ def test_what_the_rule_claims_holds_in_every_world(seed, copies):
     claims(random_history(seed, copies=copies, events=7))
 
 
-def test_the_rule_claims_often_and_declines_counts():
+def test_the_rule_claims_often_and_counts_mark_or_bar():
+    """A count about the card marks its locations; one about other kinds bars those kinds
+    from the trade."""
     made = sum(claims(random_history(seed, copies=seed % 2 == 0, events=5)) for seed in range(30))
     assert made > 50
     from games.epistemic import Count
 
-    d = Deck(["A", "B", "C"], [2, 2, 2])
-    h = CardHistory(d, {"x": "A B", "y": "A C", "z": "B C", "pile": ""}, ["x", "y", "z"])
-    assert never_known(h, "x", Atom("has", ("z", "A")))
-    assert not never_known(h.then(Count(["y"], ["C"], 1, 1)), "x", Atom("has", ("z", "A")))
+    d = Deck(["A", "B", "C", "D"], [2, 2, 2, 2])
+    h = CardHistory(d, {"x": "A B", "y": "A C C D", "z": "B D", "pile": ""}, ["x", "y", "z"])
+    has_z_a = Atom("has", ("z", "A"))
+    assert never_known(h, "x", has_z_a)
+    assert never_known(h.then(Count(["y"], ["D"], 1, 1)), "x", has_z_a)
+    assert not never_known(h.then(Count(["y"], ["C", "D"], 3, 3)), "x", has_z_a)
+    assert not never_known(h.then(Count(["z"], ["A"], 0, 0)), "x", has_z_a)
+    for g in (h, h.then(Count(["y"], ["D"], 1, 1)), h.then(Count(["z"], ["A"], 0, 0))):
+        claims(g)
 
 
 def test_a_seat_that_saw_the_card_go_there_may_know():

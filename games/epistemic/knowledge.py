@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -241,7 +242,8 @@ class GameKnowledge:
         from kripke.errors import SizeLimitError
 
         refused: SizeLimitError | None = None
-        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS:
+        copies = any(c > 1 for c in self.history.deck.copies)
+        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS or (copies and _nested(g)):
             decided = self._by_counting(g)
             if decided is not None:
                 self.route = "counting"
@@ -738,20 +740,32 @@ class Step:
         return f"Step({self.index}, {self.label!r})"
 
 
+def _nested(f: Any) -> bool:
+    """Knowledge about knowledge, or common knowledge: on a deck with copies first offered
+    to exact counting, which decides it in milliseconds where it decides
+    (:meth:`GameKnowledge._by_counting`, :func:`never_known`), before any structure
+    or quotient is built (52-card koth at the deal: the structure takes 2-4 s)."""
+    from kripke.formulas import Common
+
+    return f.modal_depth() >= 2 or any(isinstance(g, Common) for g in f.subformulas())
+
+
 def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
     """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``)
     in any world of ``h``: ``True`` is exact, ``False`` means not shown.
 
     A card is *marked* once ``agent`` saw it (its locations at the deal, a move,
-    reveal or show it saw, a move into one of its locations) or a public event
-    showed it.  Marks travel with the cards; at a move nobody marked saw, at
-    most as many marked cards travel as the source held.  When no card at
-    ``L`` can be marked and the unmarked cards elsewhere can be as many as
-    the copies of ``C`` (less ``k - 1``), then in every world the copies of
-    ``C`` at ``L`` can trade places, through the whole history, with unmarked
-    cards of other kinds elsewhere: ``agent`` and every public event see the
-    same, and fewer than ``k`` copies stay at ``L``.  Histories with counts
-    or facts (constraints on unseen cards) are not decided.
+    reveal or show it saw, a move into one of its locations), and marked *as
+    its kind* once a public event showed it.  Marks travel with the cards; at
+    a move nobody marking saw, at most as many marked cards travel as the
+    source held.  A count or fact about ``C`` marks every card at its
+    locations then; one about other kinds only bars those kinds below.  When
+    no copy of ``C`` at ``L`` can be marked and the unmarked cards elsewhere,
+    less the copies of the barred kinds, can be as many as the copies of
+    ``C`` (less ``k - 1``), then in every world the copies of ``C`` at ``L``
+    can trade places, through the whole history, with unmarked cards of
+    other kinds elsewhere: ``agent`` and every public event see the same,
+    and fewer than ``k`` copies stay at ``L``.
 
     Examples
     --------
@@ -766,34 +780,67 @@ def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
     >>> never_known(h.then(MoveAll("pile", "z")), "y", Atom("has", ("z", "A")))  # y's card went there
     False
     """
-    if any(st.kind in ("count", "fact") for st in h.steps):
-        return False
     try:
-        loc, k, j = h.atom_cell(atom)
+        loc, x, j = h.atom_cell(atom)
     except Exception:  # noqa: BLE001 - not a card atom of this history: not decided
         return False
     mine = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
-    size = {x: len(h.initial[x]) for x in h.locations}
-    marked = {x: size[x] if x in mine or x in public else 0 for x in h.locations}
+    size = {m: len(h.initial[m]) for m in h.locations}
+    # marks of unknown kind (the agent's sightings) and, per kind, public ones (upper bounds)
+    marked = {m: size[m] if m in mine else 0 for m in h.locations}
+    shown: dict[str, Counter[int]] = {
+        m: Counter(h.initial[m]) if m in public else Counter() for m in h.locations
+    }
+    barred: set[int] = set()
 
-    def sees(st: Any, *locs: str) -> bool:
-        return st.audience is None or agent in st.audience or any(x in mine for x in locs)
+    def go(src: str, dst: str, n: int, seen: bool, kinds: Counter[int] | None) -> None:
+        marked[dst] += n if seen else min(n, marked[src])
+        if kinds is None:  # which cards moved is not public: any marked ones may have
+            for k, c in list(shown[src].items()):
+                shown[dst][k] += min(n, c)
+        else:
+            shown[dst].update(kinds)
+        size[src] -= n
+        size[dst] += n
+        for m in (src, dst):
+            marked[m] = min(marked[m], size[m])
+            for k in shown[m]:
+                shown[m][k] = min(shown[m][k], size[m])
 
     for st in h.steps:
+        sees = st.audience is None or agent in st.audience
         if st.kind in ("move", "all"):
             n = len(st.kinds) if st.kind == "move" else size[st.src]
-            went = n if sees(st, st.src, st.dst) else min(n, marked[st.src])
-            size[st.src] -= n
-            size[st.dst] += n
-            marked[st.src] = min(marked[st.src], size[st.src])
-            marked[st.dst] = min(marked[st.dst] + went, size[st.dst])
-        elif st.kind == "reveal" and sees(st):
-            marked[st.src] = size[st.src]
-        elif st.kind == "show" and sees(st):
-            marked[st.src] = min(marked[st.src] + len(st.kinds), size[st.src])
-    free = sum(size[x] - marked[x] for x in h.locations if x != loc)
-    return marked[loc] == 0 and free >= h.deck.copies[k] - j + 1
+            kinds = None
+            if st.audience is None:
+                kinds = Counter(st.kinds if st.kind == "move" else st.content)
+            go(st.src, st.dst, n, sees or st.src in mine or st.dst in mine, kinds)
+        elif st.kind in ("reveal", "show"):
+            what = Counter(st.content if st.kind == "reveal" else st.kinds)
+            if st.audience is None:
+                for k, c in what.items():
+                    shown[st.src][k] = min(shown[st.src][k] + c, size[st.src])
+            elif sees:
+                marked[st.src] = min(marked[st.src] + sum(what.values()), size[st.src])
+        elif st.kind in ("count", "fact"):
+            if st.kind == "count":
+                ks, locs = set(st.kinds), set(st.locations)
+            else:
+                cells = [h.atom_cell(a) for a in st.formula.atoms()]
+                ks, locs = {c[1] for c in cells}, {c[0] for c in cells}
+            if x in ks:
+                for m in locs:
+                    marked[m] = size[m]
+            else:
+                barred |= ks
+    if marked[loc] or shown[loc][x]:
+        return False
+    free = sum(
+        max(0, size[m] - marked[m] - sum(shown[m].values())) for m in h.locations if m != loc
+    )
+    free -= sum(h.deck.copies[k] for k in barred)
+    return free >= h.deck.copies[x] - j + 1
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
