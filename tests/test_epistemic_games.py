@@ -267,13 +267,14 @@ def test_a_structure_too_wide_answers_on_the_quotient(seed):
     state = random_point(SHORT_GAMES["classic"](), seed, max_plays=6)
     rng = random.Random(seed)
     h = state.card_history()
-    full, narrow = GameKnowledge(h), GameKnowledge(h, max_width=1)
+    full = GameKnowledge(h, counting_first=False)
+    narrow = GameKnowledge(h, max_width=1, counting_first=False)
     for _ in range(8):
         f = random_formula(rng, h, 2)
         assert narrow.holds(f) == full.holds(f), str(f)
     assert full.route == "structure"
     card = h.deck.names[0]
-    wide = GameKnowledge(h, max_width=1)
+    wide = GameKnowledge(h, max_width=1, counting_first=False)
     first = wide.holds(f"K_0 K_1 (has(P0, {card}) | has(P1, {card}))")
     assert wide.knows(1, f"has(P0, {card})") == full.knows(1, f"has(P0, {card})")
     assert len(wide._quotients) == 1  # the second question reuses the first quotient

@@ -207,7 +207,8 @@ def test_quotient_first_answers_like_the_structure_and_the_model(seed):
     are the structure's and the explicit model's."""
     rng = random.Random(seed)
     h = random_point(SHORT_GAMES["classic"](), seed, max_plays=8).card_history()
-    first, built = GameKnowledge(h, quotient_width=0), GameKnowledge(h, quotient_width=10**9)
+    first = GameKnowledge(h, quotient_width=0, counting_first=False)
+    built = GameKnowledge(h, quotient_width=10**9, counting_first=False)
     pm = explicit_model(h)
     for _ in range(6):
         cards = rng.sample(list(h.deck.names), rng.randint(1, 2))
@@ -226,17 +227,19 @@ def test_quotient_first_falls_back_to_the_structure(monkeypatch):
     h = hand_made()
     f = "K_x ~K_y has(pile, A)"
     expected = holds(explicit_model(h), GameKnowledge(h).formula(f))
-    gk = GameKnowledge(h, quotient_width=0)
+    gk = GameKnowledge(h, quotient_width=0, counting_first=False)
     assert gk.holds(f) == expected and gk.route == "local quotient"
 
     def refuse(*args, **kwargs):
         raise SizeLimitError("the card-symmetry quotient has more than 0 states")
 
     monkeypatch.setattr(quotient, "quotient_model", refuse)
-    gk = GameKnowledge(h, quotient_width=0)
+    gk = GameKnowledge(h, quotient_width=0, counting_first=False)
     assert gk.holds(f) == expected and gk.route == "structure"
     assert gk.holds(f) == expected and gk.route == "structure"  # built: no second try
-    narrow = GameKnowledge(h, quotient_width=0, max_width=1)  # both refused: the quotient's error
+    narrow = GameKnowledge(
+        h, quotient_width=0, max_width=1, counting_first=False
+    )  # both refused: the quotient's error
     with pytest.raises(SizeLimitError, match="quotient has more than 0 states"):
         narrow.holds(f)
     copies = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A A", "y": "B", "pile": ""}, ["x", "y"])

@@ -1,9 +1,10 @@
-"""A seat that never saw a card cannot know where it is: the public rule
+"""A seat that never saw a card cannot know where it is: the rule
 :func:`games.epistemic.knowledge.never_known` and the depth-2 formulas it decides.
 
 ``never_known(h, b, has(L, C#k))`` claims that ``~K_b has(L, C#k)`` holds in
-every world of ``h``; checked against the explicit model on random small
-histories (every event kind but counts and facts, which it declines), and on
+every world of ``h`` (with ``within=a``: in every world ``a`` considers
+possible, so ``K_a ~K_b has(L, C#k)``); checked against the explicit model on
+random small histories with every event kind, and on
 full-size koth (13 ranks of 4 copies), where ``K_a ~K_b has(c, X)`` is then
 answered by exact counting, before any quotient is built.
 """
@@ -43,6 +44,10 @@ def claims(h: CardHistory) -> int:
             if never_known(h, b, a):
                 assert is_valid(pm.model, Not(Know(b, a))), (b, a.key)
                 n += 1
+            for c in h.agents:  # within c's worlds: K_c ~K_b
+                if never_known(h, b, a, within=c):
+                    assert holds(pm, Know(c, Not(Know(b, a)))), (c, b, a.key)
+                    n += 1
     return n
 
 

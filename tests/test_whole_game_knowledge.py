@@ -60,13 +60,13 @@ def test_run_state_agrees_with_the_explicit_model() -> None:
     for index in range(3):
         q = wgk.pick_query(h, index)
         r = wgk.run_state(h, q["formulas"])
-        assert r["status"] == "ok" and r["routes"] == ["structure", "structure"]
+        assert r["status"] == "ok" and set(r["routes"]) <= {"structure", "counting"}
         expected = [holds(model, read_formula(h, f)) for f in q["formulas"]]
         assert r["answers"] == expected
         assert len(r["query_s"]) == 2 and r["state_s"] >= max(r["query_s"])
         assert 0 < r["state_cpu_s"]  # the state's own CPU seconds, robust to a loaded machine
         old = wgk.run_state(h, q["formulas"], "structure-first")
-        assert old["answers"] == expected and old["routes"] == ["structure", "structure"]
+        assert old["answers"] == expected and set(old["routes"]) <= {"structure", "counting"}
 
 
 def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
@@ -76,7 +76,7 @@ def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
     assert r["status"] == "ok" and r["maxrss_mib"] > 0
     from games.epistemic import GameKnowledge
 
-    gk = GameKnowledge(h, max_width=1)
+    gk = GameKnowledge(h, max_width=1, counting_first=False)
     assert gk.holds(q["formulas"][0]) == r["answers"][0]  # the quotient takes over
     assert gk.route == "local quotient"
 

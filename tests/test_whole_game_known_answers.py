@@ -78,7 +78,7 @@ def test_bs_a_caught_liars_shown_cards_are_common_knowledge(seed):
     group = everybody(s)
     for c in call["cards"]:
         assert gk.holds(f"C_{group} has(P{t}, {c})"), c
-    assert gk.route in ("structure", "local quotient")
+    assert gk.route in ("structure", "local quotient", "counting")
     # the liar saw the whole pile it picked up: it knows where each of those cards is
     took = s.observations(t)[-1]["pile"]
     for c in took[:3]:
@@ -138,7 +138,7 @@ def test_boerenbridge_a_show_out_is_common_knowledge_late_in_the_game():
         assert gk.holds(f"E_{group} E_{group} ({void})")
         for a in s.card_history().agents:
             assert gk.knows(a, f"E_{group} ({void})"), a
-        assert gk.route == "structure"
+        assert gk.route in ("structure", "counting")  # counting: the void is public
         # the turned-up trump card, if any, is common knowledge where it lies
         turned = s.card_history().content()["turned"]
         for c in turned:

@@ -37,7 +37,7 @@ def states() -> dict[int, object]:
 def test_benchmark_formulas_answer_as_the_whole_quotient(states, play):
     h = states[play]
     q = pick_query(h, play // 8)
-    gk = GameKnowledge(h)
+    gk = GameKnowledge(h, counting_first=False)
     for f in q["formulas"]:
         g = gk.formula(f)
         whole = quotient_model(h, [q["card"]], agents=g.agents(), formulas=[g])

@@ -98,6 +98,11 @@ class GameKnowledge:
     quotient_width : int, optional
         The estimated width above which truth queries try the card-symmetry
         quotient first (default :data:`QUOTIENT_FIRST_WIDTH`).
+    counting_first : bool
+        Offer formulas about knowledge of knowledge (modal depth 2 or more)
+        and common knowledge to exact counting before the structure and the
+        quotients (default); ``False`` asks counting only after those are
+        refused, to compare the routes.
 
     Notes
     -----
@@ -150,6 +155,7 @@ class GameKnowledge:
         simplify: bool = True,
         max_width: int | None = None,
         quotient_width: int | None = None,
+        counting_first: bool = True,
     ):
         if not isinstance(history, CardHistory):
             raise InvalidParameterError(f"GameKnowledge needs a CardHistory, got {history!r}")
@@ -159,6 +165,10 @@ class GameKnowledge:
         self.simplify = simplify
         self.max_width = MAX_WIDTH if max_width is None else max_width
         self.quotient_width = QUOTIENT_FIRST_WIDTH if quotient_width is None else quotient_width
+        #: Whether formulas about knowledge of knowledge and common knowledge go to exact
+        #: counting first (:meth:`_by_counting`; ``False``: only after the structure and
+        #: the quotients are refused, e.g. to compare those routes).
+        self.counting_first = counting_first
         self._width: int | None = None
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
@@ -242,8 +252,7 @@ class GameKnowledge:
         from kripke.errors import SizeLimitError
 
         refused: SizeLimitError | None = None
-        copies = any(c > 1 for c in self.history.deck.copies)
-        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS or (copies and _nested(g)):
+        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS or (self.counting_first and _nested(g)):
             decided = self._by_counting(g)
             if decided is not None:
                 self.route = "counting"
@@ -327,19 +336,13 @@ class GameKnowledge:
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
         the public events), else ``None`` (not decided)."""
-        from kripke.formulas import And, Atom, Common, Everybody, Know, Not, Or, Possible
+        from kripke.formulas import And, Common, Everybody, Know, Or
 
         if f.is_propositional():
             return True if self._knows(PUBLIC, f) else None
+        if self._ignorant(f):
+            return True
         match f:
-            case Not(Know(agent, And(args))) if any(
-                isinstance(a, Atom) and never_known(self.history, agent, a) for a in args
-            ):
-                return True
-            case Not(Know(agent, Atom() as a)) | Possible(agent, Not(Atom() as a)) if never_known(
-                self.history, agent, a
-            ):
-                return True
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
             case And(args):
@@ -347,6 +350,22 @@ class GameKnowledge:
             case Or(args):
                 return True if any(self._valid(a) for a in args) else None
         return None
+
+    def _ignorant(self, f: Any, within: str | None = None) -> bool:
+        """Whether ``f`` is ``~K_b has(L, C)`` (or ``M_b ~has(L, C)``, or ``~K_b`` of a
+        conjunction with such an atom) and :func:`never_known` shows it in every
+        world (``within`` given: every world seat ``within`` considers possible)."""
+        from kripke.formulas import And, Atom, Know, Not, Possible
+
+        h = self.history
+        match f:
+            case Not(Know(agent, And(args))):
+                return any(
+                    isinstance(a, Atom) and never_known(h, agent, a, within=within) for a in args
+                )
+            case Not(Know(agent, Atom() as a)) | Possible(agent, Not(Atom() as a)):
+                return never_known(h, agent, a, within=within)
+        return False
 
     def _by_counting(self, f: Any) -> bool | None:
         """Truth of ``f`` at the true state decided by exact counting alone, or ``None``.
@@ -392,7 +411,7 @@ class GameKnowledge:
         def know(agent: str, g: Any) -> bool | None:
             if g.is_propositional():
                 return self._knows(agent, g)
-            if self._valid(g):
+            if self._valid(g) or (agent != PUBLIC and self._ignorant(g, agent)):
                 return True
             return False if self._by_counting(g) is False else None
 
@@ -740,17 +759,80 @@ class Step:
         return f"Step({self.index}, {self.label!r})"
 
 
+def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
+    """The kinds and locations a count or fact step is about."""
+    if st.kind == "count":
+        return set(st.kinds), set(st.locations)
+    cells = [h.atom_cell(a) for a in st.formula.atoms()]
+    return {c[1] for c in cells}, {c[0] for c in cells}
+
+
+def _copies_marked(h: CardHistory, agent: str, x: int, within: str, loc: str) -> int:
+    """At most how many copies of kind ``x`` at ``loc``, in a world seat ``within``
+    considers possible, ``agent`` saw (or a public event showed, or a count or fact
+    about ``x`` covered): :func:`never_known` for one kind, followed as ``within``
+    saw it (exactly at the events it saw, as upper bounds elsewhere)."""
+    mine = set(h.owns.get(agent, ()))
+    watch = set(h.owns.get(within, ())) | set(h.public_locations())
+    size = {m: len(h.initial[m]) for m in h.locations}
+    known = sum(h.initial[m].count(x) for m in watch)
+    cap = {
+        m: h.initial[m].count(x) if m in watch else min(size[m], h.deck.copies[x] - known)
+        for m in h.locations
+    }
+    public = set(h.public_locations())
+    seen = {m: cap[m] if m in mine or m in public else 0 for m in h.locations}
+    for st in h.steps:
+        saw = st.audience is None or within in st.audience
+        sees = st.audience is None or agent in st.audience
+        if st.kind in ("move", "all"):
+            src, dst = st.src, st.dst
+            sees = sees or src in mine or dst in mine
+            n = len(st.kinds) if st.kind == "move" else size[src]
+            if saw:
+                c = (st.kinds if st.kind == "move" else st.content).count(x)
+                went, marked_went = c, c if sees else min(c, seen[src])
+                cap[src] -= c
+            else:
+                went = min(n, cap[src])
+                marked_went = went if sees else min(n, seen[src])
+            if st.kind == "all":
+                cap[src] = 0
+            cap[dst] += went
+            seen[dst] += marked_went
+            size[src] -= n
+            size[dst] += n
+        elif st.kind == "reveal":
+            if saw:
+                cap[st.src] = st.content.count(x)
+            if sees:
+                seen[st.src] = cap[st.src]
+        elif st.kind == "show" and sees:
+            more = st.kinds.count(x) if saw else len(st.kinds)
+            seen[st.src] += more
+        elif st.kind in ("count", "fact"):
+            ks, locs = _constrained(h, st)
+            if x in ks:
+                for m in locs:
+                    seen[m] = cap[m]
+        for m in h.locations:
+            cap[m] = min(cap[m], size[m])
+            seen[m] = min(seen[m], cap[m])
+    return seen[loc]
+
+
 def _nested(f: Any) -> bool:
-    """Knowledge about knowledge, or common knowledge: on a deck with copies first offered
-    to exact counting, which decides it in milliseconds where it decides
-    (:meth:`GameKnowledge._by_counting`, :func:`never_known`), before any structure
-    or quotient is built (52-card koth at the deal: the structure takes 2-4 s)."""
+    """Knowledge about knowledge, or common knowledge: first offered to exact counting,
+    which decides it in milliseconds where it decides (:meth:`GameKnowledge._by_counting`,
+    :func:`never_known`), before any structure or quotient is built (52-card koth at
+    the deal: the structure takes 2-4 s; classic BS late in a game: the local quotient
+    more than 100 s)."""
     from kripke.formulas import Common
 
     return f.modal_depth() >= 2 or any(isinstance(g, Common) for g in f.subformulas())
 
 
-def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
+def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = None) -> bool:
     """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``)
     in any world of ``h``: ``True`` is exact, ``False`` means not shown.
 
@@ -766,6 +848,11 @@ def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
     can trade places, through the whole history, with unmarked cards of
     other kinds elsewhere: ``agent`` and every public event see the same,
     and fewer than ``k`` copies stay at ``L``.
+
+    With ``within`` (a seat), the copies of ``C`` are also followed as that
+    seat saw them, and the claim is about every world ``within`` considers
+    possible: a copy ``within`` saw go from its own hand to ``L`` never
+    passed ``agent``'s eyes, whatever other cards did.
 
     Examples
     --------
@@ -792,19 +879,23 @@ def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
     shown: dict[str, Counter[int]] = {
         m: Counter(h.initial[m]) if m in public else Counter() for m in h.locations
     }
+    pub = {m: size[m] if m in public else 0 for m in h.locations}  # publicly shown, in all
     barred: set[int] = set()
 
     def go(src: str, dst: str, n: int, seen: bool, kinds: Counter[int] | None) -> None:
         marked[dst] += n if seen else min(n, marked[src])
         if kinds is None:  # which cards moved is not public: any marked ones may have
+            pub[dst] += min(n, pub[src])
             for k, c in list(shown[src].items()):
                 shown[dst][k] += min(n, c)
         else:
+            pub[dst] += n
             shown[dst].update(kinds)
         size[src] -= n
         size[dst] += n
         for m in (src, dst):
             marked[m] = min(marked[m], size[m])
+            pub[m] = min(pub[m], size[m])
             for k in shown[m]:
                 shown[m][k] = min(shown[m][k], size[m])
 
@@ -819,26 +910,23 @@ def never_known(h: CardHistory, agent: str, atom: Any) -> bool:
         elif st.kind in ("reveal", "show"):
             what = Counter(st.content if st.kind == "reveal" else st.kinds)
             if st.audience is None:
+                pub[st.src] = min(pub[st.src] + sum(what.values()), size[st.src])
                 for k, c in what.items():
                     shown[st.src][k] = min(shown[st.src][k] + c, size[st.src])
             elif sees:
                 marked[st.src] = min(marked[st.src] + sum(what.values()), size[st.src])
         elif st.kind in ("count", "fact"):
-            if st.kind == "count":
-                ks, locs = set(st.kinds), set(st.locations)
-            else:
-                cells = [h.atom_cell(a) for a in st.formula.atoms()]
-                ks, locs = {c[1] for c in cells}, {c[0] for c in cells}
+            ks, locs = _constrained(h, st)
             if x in ks:
                 for m in locs:
                     marked[m] = size[m]
             else:
                 barred |= ks
-    if marked[loc] or shown[loc][x]:
+    if (marked[loc] or shown[loc][x]) and (
+        within is None or _copies_marked(h, agent, x, within, loc)
+    ):
         return False
-    free = sum(
-        max(0, size[m] - marked[m] - sum(shown[m].values())) for m in h.locations if m != loc
-    )
+    free = sum(max(0, size[m] - marked[m] - pub[m]) for m in h.locations if m != loc)
     free -= sum(h.deck.copies[k] for k in barred)
     return free >= h.deck.copies[x] - j + 1
 
