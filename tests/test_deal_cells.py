@@ -283,3 +283,23 @@ def test_one_kind_products_equal_the_enumerated_placements(seed):
     assert cells._distribution(specs, free, at) == tuple(float(x) for x in want)
     means = [float(sum(Fraction(x[j] * w, z) for x, w in places)) for j in range(n)]
     assert cells._means(specs, free) == pytest.approx(means, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_most_is_the_largest_possible_count(seed):
+    """``most`` is the largest count the shuffle model gives a positive probability,
+    for one kind and for a group of two; it is never below the exact knowledge's."""
+    deck = Deck.ranks(4, copies=2)
+    dk, ck = _start(deck, 3, 2)
+    truth, events = _history(seed, deck, 3, 2)
+    _apply(dk, events)
+    _apply(ck, events)
+    for group in ([0], [2], [0, 1], [1, 3]):
+        cards = " ".join(deck.name(k) for k in group)
+        for loc in ck.locations:
+            dist = ck.count_distribution(cards, loc)
+            most = ck.most(cards, loc)
+            assert most == max(j for j, p in enumerate(dist) if p > 0), (seed, group, loc)
+            held = sum(truth.get(loc, []).count(deck.name(k)) for k in group)
+            exact = dk.count_distribution(cards, loc)
+            assert held <= max(j for j, p in enumerate(exact) if p > 0) <= most

@@ -545,6 +545,41 @@ class CellKnowledge:
             out[base + v] = p
         return out
 
+    def most(self, cards: CardsLike, location: str) -> int:
+        """The most copies of ``cards`` that ``location`` can hold under the bounds.
+
+        The largest count to which :meth:`count_distribution` gives a positive
+        probability, found without the distribution: a count above it is
+        impossible in every deal the bounds allow (so in every deal the
+        observations allow).
+
+        Raises
+        ------
+        InvalidParameterError
+            If the location is unknown.
+        InconsistentKnowledgeError
+            If the bounds leave the group's copies no place.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = CellKnowledge(Deck.ranks(2, copies=2), {"a": 1, "b": 2, "c": 1})
+        >>> k.reveal("a", "0")
+        >>> k.most("0", "b"), k.most("0", "a"), k.most("1", "c")
+        (1, 1, 1)
+        """
+        ll = self._loc(location)
+        known, cols, key, _ = self._group(cards)
+        if ll not in cols:
+            return known[ll]
+        j = cols.index(ll)
+        specs = key[0]
+        if len(specs) == 1:
+            # one kind: its caps fit the free places and add up to its copies
+            r, caps = specs[0]
+            return known[ll] + min(r, caps[j])
+        return known[ll] + max(x[j] for x, _ in _placements(*key))
+
     def expected(self, cards: CardsLike) -> dict[str, float]:
         """Expected copies of ``cards`` in every location, under the group relaxation."""
         known, cols, key, _ = self._group(cards)
