@@ -10,7 +10,7 @@ player API of the BS programming tournament, a bot answers two questions:
 * :meth:`BSBot.call` — whether to call BS on another player's play (``bs``).
 
 Names on the command line: ``random``, ``truthful``, ``liar``, ``threshold``,
-``knowledge``, ``probabilistic``, ``probabilistic-exact``.
+``knowledge``, ``knowledge-exact``, ``probabilistic``, ``probabilistic-exact``.
 
 Examples
 --------
@@ -38,6 +38,7 @@ __all__ = [
     "LiarBot",
     "ThresholdBot",
     "KnowledgeBot",
+    "ExactKnowledgeBot",
     "ProbabilisticBot",
     "ExactProbabilisticBot",
 ]
@@ -222,6 +223,27 @@ class KnowledgeBot(BSBot):
         return self.view.knows_lie()
 
 
+class ExactKnowledgeBot(KnowledgeBot):
+    """:class:`KnowledgeBot` on the exact deal knowledge (``knowledge-exact``).
+
+    The claim is known false when no deal consistent with the bot's
+    observations (:class:`~games.deal.DealKnowledge`) puts ``count`` cards of
+    the claimed rank in the play.  The deal knowledge keeps joint
+    constraints of up to :attr:`max_table` value combinations; past that it
+    drops one and keeps a sound superset of the possible deals
+    (``DealKnowledge.exact`` turns False): a call is still never wrong, but
+    a lie only the dropped constraint proved goes uncalled.  Plays as
+    ``knowledge``; slower.
+    """
+
+    name = "knowledge-exact"
+    needs_knowledge = True
+    needs_cells = False
+
+    def call(self, player: int, rank: int, count: int) -> bool:
+        return self.view.knows_lie()
+
+
 class ProbabilisticBot(BSBot):
     """Calls by the probability of a lie, weighed by the pile; pads honest plays.
 
@@ -377,6 +399,7 @@ for _cls in (
     LiarBot,
     ThresholdBot,
     KnowledgeBot,
+    ExactKnowledgeBot,
     ProbabilisticBot,
     ExactProbabilisticBot,
 ):
