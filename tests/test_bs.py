@@ -350,18 +350,18 @@ def test_seat_knowledge_is_sound_and_knowledge_bot_never_calls_wrongly():
     game = load_game("bs", variant="koth")
     calls = 0
     for seed in range(3):
-        names = ("knowledge", "truthful", "liar", "random")
+        names = ("knowledge-exact", "truthful", "liar", "random")
         bots = [make_bot("bs", names[(i + seed) % 4], seed=i) for i in range(4)]
         res = play_game(game, bots, seed=seed, keep_state=True)
         state = res.state
         for s, name in enumerate(names[(i + seed) % 4] for i in range(4)):
-            if name != "knowledge":
+            if name != "knowledge-exact":
                 continue
             for o in state.observations(s):
                 if o.kind == "call" and o["caller"] == s:
                     calls += 1
                     assert o["lie"], (seed, s)
-        view = bots[[names[(i + seed) % 4] for i in range(4)].index("knowledge")].view
+        view = bots[[names[(i + seed) % 4] for i in range(4)].index("knowledge-exact")].view
         kn = view.knowledge
         true = np.zeros((13, len(kn._locs)), dtype=np.int64)
         for q in range(4):
