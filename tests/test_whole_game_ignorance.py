@@ -128,3 +128,26 @@ def test_full_size_koth_after_eight_plays_is_answered_by_counting():
     assert gk.holds("K_P1 ~K_P2 has(P3, 1)") is True
     assert gk.route == "counting"
     assert gk.holds("M_P1 K_P2 has(P3, 1)") is False
+
+
+def test_late_classic_states_are_decided_by_counting():
+    """Classic BS (seed 0) from play 40 on, every 8th play: the benchmark's formulas
+    ``K_a ~K_b has(c, X)`` and ``C_{a,b} has(c, X)`` are decided by exact counting at
+    several states (the local quotient took more than 100 s after 56 plays), and
+    ``K_a ~K_b`` decided true is what the rule within ``a``'s worlds shows."""
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    decided = 0
+    for k, h in plays("bs-classic", 0):
+        if k > 72:
+            break
+        if k < 40 or k % 8:
+            continue
+        q = pick_query(h, k // 8)
+        gk = GameKnowledge(h)
+        first, common = (gk._by_counting(gk.formula(f)) for f in q["formulas"])
+        if first is True:
+            atom = gk.formula(q["formulas"][0]).arg.arg.arg
+            assert never_known(h, q["b"], atom, within=q["a"]) or never_known(h, q["b"], atom)
+        decided += (first is not None) + (common is not None)
+    assert decided >= 4

@@ -324,7 +324,12 @@ class GameKnowledge:
     def _knows(self, agent: str, f: Any) -> bool | None:
         """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by exact
         counting; ``None`` when counting does not answer exactly (it dropped a
-        constraint too large to count, so that only "knows" is sure)."""
+        constraint too large to count, so that only "knows" is sure); an atom the
+        agent never saw go where it is is not known either way (:func:`never_known`)."""
+        from kripke.formulas import Atom
+
+        if isinstance(f, Atom) and never_known(self.history, agent, f, within=agent):
+            return False
         ds = self._public_state()
         if ds is None or any("#" in a.args[1] for a in f.atoms()):
             return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
