@@ -75,8 +75,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import table  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 from games.base import load_game, make_bot, play_game  # noqa: E402
+from games.bs.bots import ExactKnowledgeBot  # noqa: E402
 from games.tournament import TournamentSpec, _game_seed, _table  # noqa: E402
 
 #: The speed goals of the koth command (games per CPU second, one process).
@@ -156,6 +158,50 @@ def run_row(
     return out
 
 
+class _BothKnowledge(ExactKnowledgeBot):
+    """``knowledge-exact`` whose view also keeps cell bounds; counts how the two answers agree."""
+
+    name = "knowledge-both"
+    needs_cells = True
+
+    def __init__(self, seed: int | None, tally: dict[str, int]):
+        super().__init__(seed=seed)
+        self.tally = tally
+
+    def call(self, player: int, rank: int, count: int) -> bool:
+        exact, cells = self.view.knows_lie(), self.view.rank_knows_lie()
+        key = {(True, True): "both", (True, False): "exact only", (False, True): "cells only"}
+        self.tally[key.get((exact, cells), "neither")] += 1
+        return exact
+
+
+def agreement(variant: str, players: int, games: int, seed: int, field: str) -> dict[str, int]:
+    """Call decisions of the exact and the cell-bound knowledge at the same moments.
+
+    Every seat named ``knowledge`` in ``field`` (comma-separated, cycled
+    over the seats) plays ``knowledge-exact`` and, at every call decision,
+    also asks its cell bounds; returns how many decisions both, only one or
+    neither called.
+    """
+    tally = {"both": 0, "exact only": 0, "cells only": 0, "neither": 0}
+    params: dict[str, Any] = {"variant": variant}
+    if variant == "classic":
+        params["players"] = players
+    game = load_game("bs", **params)
+    names = field.split(",")
+    for i in tqdm(range(games), desc=f"{variant}{players}", leave=False):
+        gseed = seed * 1_000 + i
+        bots = []
+        for s in range(players):
+            name = names[(s + i) % len(names)]
+            b = gseed * 31 + s
+            bots.append(
+                _BothKnowledge(b, tally) if name == "knowledge" else make_bot("bs", name, seed=b)
+            )
+        play_game(game, bots, seed=gseed)
+    return tally
+
+
 def _row_in_process(root: str, bot: str, variant: str, players: int, games: int, seed: int):
     """:func:`run_row` in a fresh Python whose library is the one under ``root``."""
     # _common puts this checkout first on the path: undo that before importing the library
@@ -227,11 +273,28 @@ def main() -> int:
         action="store_true",
         help="also give the shares of the CPU time spent updating knowledge and deciding",
     )
+    ap.add_argument(
+        "--agree",
+        default=None,
+        metavar="FIELD",
+        help="count the call decisions of knowledge-exact and knowledge at the same moments "
+        "in tables of FIELD (e.g. knowledge,liar,truthful,threshold) instead of timing",
+    )
     args = ap.parse_args()
     shapes = SHAPES
     if args.shapes:
         want = set(args.shapes.split(","))
         shapes = [s for s in SHAPES if f"{s[0]}{s[1]}" in want]
+    if args.agree:
+        got = [(v, n, agreement(v, n, args.games, args.seed, args.agree)) for v, n in shapes]
+        cols = ["both", "exact only", "cells only", "neither"]
+        print(
+            f"call decisions of the knowledge seats, {args.games} games a row, field {args.agree}"
+        )
+        print(
+            table(["variant", "players"] + cols, [(v, n, *(t[c] for c in cols)) for v, n, t in got])
+        )
+        return 1 if any(t["cells only"] for _, _, t in got) else 0
     if args.baseline:
         return compare_with(args.baseline, args, shapes)
     saved = json.loads(Path(args.compare).read_text()) if args.compare else {}

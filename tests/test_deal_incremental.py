@@ -385,7 +385,7 @@ def test_bs_call_decisions_equal_the_count_after_the_play(variant):
 def test_bs_call_decision_is_exact_on_the_knowledge_before_the_play():
     """Fractions: the count before the play equals the count of play and hand after it."""
     game = load_game("bs", variant="koth")
-    bots = [make_bot("bs", "knowledge", seed=3 + s) for s in range(4)]
+    bots = [make_bot("bs", "knowledge-exact", seed=3 + s) for s in range(4)]
     checked = 0
 
     def call(self, player, rank, count):  # type: ignore[no-untyped-def]
@@ -574,7 +574,7 @@ def test_knows_lie_without_counting_equals_the_count(variant, players):
     game = load_game("bs", **kw)
     seen = {True: 0, False: 0}
     fast = 0
-    bots = [make_bot("bs", "knowledge", seed=21 + s) for s in range(players)]
+    bots = [make_bot("bs", "knowledge-exact", seed=21 + s) for s in range(players)]
 
     def call(self, player, rank, count):  # type: ignore[no-untyped-def]
         nonlocal fast
@@ -603,7 +603,7 @@ def test_knows_lie_on_surely_honest_claims_equals_the_count(variant, seed):
     """A claim the seat knows the claimer could make (it holds revealed cards of the
     rank) is answered by the one flow as by the count on the current knowledge."""
     game = load_game("bs", variant=variant)
-    names = ["knowledge", "threshold", "truthful", "threshold"]
+    names = ["knowledge-exact", "threshold", "truthful", "threshold"]
     bots = [make_bot("bs", n, seed=seed * 7 + s) for s, n in enumerate(names)]
     sure = 0
 

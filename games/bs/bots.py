@@ -200,27 +200,29 @@ class ThresholdBot(BSBot):
 
 
 class KnowledgeBot(BSBot):
-    """Calls exactly when it *knows* the claim is false; lies with the cards it needs last.
+    """Calls when its cell bounds prove the claim false; lies with the cards it needs last.
 
-    Knowledge is exact: the claim is known false when no deal consistent with
-    the bot's observations puts ``count`` cards of the claimed rank in the
-    play — its own copies plus the copies it saw go to the pile and into
-    other hands leave too few for the claimer.  It plays all its cards of the
-    required rank; with none it lies with one card, the one whose rank it
-    must claim furthest in the future.
+    Knowledge: the seat's cell bounds (:class:`~games.deal.cells.CellKnowledge`:
+    for every card, the copies each location surely holds and can hold, no
+    joint constraints).  The claim is proven false when the bounds leave the
+    claimer, before its play, fewer copies of the claimed rank than it
+    claims (:meth:`~games.bs.knowledge.SeatKnowledge.rank_knows_lie`): its
+    own copies plus the copies it saw go to the pile and into other hands
+    leave too few.  The bounds allow a superset of the deals the
+    observations allow, so the model is sound but not complete: a call is
+    never wrong, but a lie that only a joint constraint proves ("the pile
+    and P2 together hold a 7") goes uncalled.  ``knowledge-exact``
+    (:class:`ExactKnowledgeBot`) calls on the exact deal knowledge instead.
 
-    The deal knowledge keeps joint constraints of up to :attr:`max_table`
-    value combinations; past that it drops one and keeps a sound superset of
-    the possible deals (``DealKnowledge.exact`` turns False).  A call is then
-    still never wrong, but a lie only the dropped constraint proved goes
-    uncalled.
+    It plays all its cards of the required rank; with none it lies with one
+    card, the one whose rank it must claim furthest in the future.
     """
 
     name = "knowledge"
-    needs_knowledge = True
+    needs_cells = True
 
     def call(self, player: int, rank: int, count: int) -> bool:
-        return self.view.knows_lie()
+        return self.view.rank_knows_lie()
 
 
 class ExactKnowledgeBot(KnowledgeBot):

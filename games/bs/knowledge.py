@@ -307,6 +307,32 @@ class SeatKnowledge:
             raise InvalidParameterError("this seat keeps no cell bounds (cells=False)")
         return self.cells.expected(self.game.kinds_of_rank[rank])
 
+    def rank_knows_lie(self) -> bool:
+        """Whether the seat's cell bounds prove the open claim false (``cells=True``).
+
+        True when no placement the bounds allow (the claimer's hand from just
+        before the play, under the group relaxation of
+        :class:`~games.deal.cells.CellKnowledge`) gives the claimer as many
+        copies of the claimed rank as it claims.  The bounds keep a superset
+        of the deals :meth:`knows_lie` considers, so this is sound (a proven
+        lie is a lie) but not complete: a lie that only a joint constraint
+        proves is not seen.  The seat's own claim is read on its own play.
+
+        Raises
+        ------
+        InvalidParameterError
+            When the seat keeps no cell bounds (``cells=False``).
+        """
+        if self.last is None:
+            return False
+        p, rank, cnt = self.last
+        if p == self.seat:
+            return self.lie_probability() == 1.0
+        cells = self.cells
+        if cells is None:
+            raise InvalidParameterError("this seat keeps no cell bounds (cells=False)")
+        return cells.most(self.game.kinds_of_rank[rank], f"P{p}") < cnt
+
     def knows_lie(self) -> bool:
         """Whether this seat knows the open claim is false.
 
