@@ -73,7 +73,8 @@ def test_agrees_with_the_exact_knowledge_without_joint_constraints(params):
         v = self.view
         exact = v.knows_lie()
         cells = v.rank_knows_lie()
-        assert not cells or exact  # the bounds never prove more than the exact knowledge
+        if v.knowledge.exact:  # no constraint dropped: the bounds never prove more
+            assert not cells or exact
         if v._before is not None and not v._before._preds and v.knowledge.exact:
             assert cells == exact
             seen[exact] += 1
