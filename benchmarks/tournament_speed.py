@@ -78,7 +78,6 @@ from _common import table  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from games.base import load_game, make_bot, play_game  # noqa: E402
-from games.bs.bots import ExactKnowledgeBot  # noqa: E402
 from games.tournament import TournamentSpec, _game_seed, _table  # noqa: E402
 
 #: The speed goals of the koth command (games per CPU second, one process).
@@ -158,27 +157,6 @@ def run_row(
     return out
 
 
-class _BothKnowledge(ExactKnowledgeBot):
-    """``knowledge-exact`` whose view also keeps cell bounds; counts how the two answers agree."""
-
-    name = "knowledge-both"
-    needs_cells = True
-
-    def __init__(self, seed: int | None, tally: dict[str, int]):
-        super().__init__(seed=seed)
-        self.tally = tally
-
-    def call(self, player: int, rank: int, count: int) -> bool:
-        exact, cells = self.view.knows_lie(), self.view.rank_knows_lie()
-        key = {(True, True): "both", (True, False): "exact only", (False, True): "cells only"}
-        self.tally[key.get((exact, cells), "neither")] += 1
-        kn = self.view.knowledge
-        if kn is not None and not kn.exact:
-            self.tally["relaxed"] += 1
-            self.tally["relaxed, cells only"] += cells and not exact
-        return exact
-
-
 def agreement(variant: str, players: int, games: int, seed: int, field: str) -> dict[str, int]:
     """Call decisions of the exact and the cell-bound knowledge at the same moments.
 
@@ -189,6 +167,29 @@ def agreement(variant: str, players: int, games: int, seed: int, field: str) -> 
     constraint dropped past the table budget) and how many of the lies only
     the cells proved were among those.  Both are sound.
     """
+    # (imported here: a baseline copy of the library, timed by the other modes, may lack it)
+    from games.bs.bots import ExactKnowledgeBot
+
+    class _BothKnowledge(ExactKnowledgeBot):
+        """``knowledge-exact`` whose view also keeps cell bounds; counts how the two answers agree."""
+
+        name = "knowledge-both"
+        needs_cells = True
+
+        def __init__(self, seed: int | None, tally: dict[str, int]):
+            super().__init__(seed=seed)
+            self.tally = tally
+
+        def call(self, player: int, rank: int, count: int) -> bool:
+            exact, cells = self.view.knows_lie(), self.view.rank_knows_lie()
+            key = {(True, True): "both", (True, False): "exact only", (False, True): "cells only"}
+            self.tally[key.get((exact, cells), "neither")] += 1
+            kn = self.view.knowledge
+            if kn is not None and not kn.exact:
+                self.tally["relaxed"] += 1
+                self.tally["relaxed, cells only"] += cells and not exact
+            return exact
+
     tally = dict.fromkeys(
         ["both", "exact only", "cells only", "neither", "relaxed", "relaxed, cells only"], 0
     )
