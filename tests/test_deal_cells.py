@@ -303,3 +303,28 @@ def test_most_is_the_largest_possible_count(seed):
             held = sum(truth.get(loc, []).count(deck.name(k)) for k in group)
             exact = dk.count_distribution(cards, loc)
             assert held <= max(j for j, p in enumerate(exact) if p > 0) <= most
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_most_and_the_flow_check_equal_the_enumerated_placements(seed):
+    """On random groups of kinds: a placement exists iff the transport flow ships every
+    copy, and the most a location can take is its first fill."""
+    from games.deal import cells
+    from games.deal.knowledge import _min_cut
+
+    rng = random.Random(seed)
+    n = rng.randint(1, 5)
+    free = tuple(rng.randint(0, 4) for _ in range(n))
+    specs = []
+    for _ in range(rng.randint(2, 4)):
+        r = rng.randint(1, 2)
+        specs.append((r, tuple(min(rng.randint(0, 2), f) for f in free)))
+    specs_t = tuple(specs)
+    places = cells._placements(specs_t, free)
+    supply = [r for r, _ in specs]
+    shipped = _min_cut([c for _, c in specs], supply, free)
+    assert (shipped == sum(supply)) == bool(places)
+    if places:
+        for j in range(n):
+            fill = min(sum(min(r, c[j]) for r, c in specs), free[j])
+            assert fill == max(x[j] for x, _ in places)

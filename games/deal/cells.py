@@ -448,9 +448,15 @@ class CellKnowledge:
         self._apply(go)
 
     # ---------------------------------------------------------------- queries
-    def _group(self, cards: CardsLike) -> tuple[list[int], list[int], tuple[Any, ...], int]:
+    def _group(
+        self, cards: CardsLike, by_flow: bool = False
+    ) -> tuple[list[int], list[int], tuple[Any, ...], int]:
         """The group's known copies per location, the locations its unknown copies
-        may take, the group's key there for :func:`_placements` and its copies."""
+        may take, the group's key there for :func:`_placements` and its copies.
+
+        Checks that some placement exists: by enumerating them (the callers
+        that read them next find them cached) or, with ``by_flow``, as a
+        transport flow (kinds to locations) that ships every unknown copy."""
         ks = self._kinds.get(cards) if isinstance(cards, tuple) else None
         if ks is None:
             ks = sorted(set(self.deck.kinds(cards)))
@@ -475,7 +481,16 @@ class CellKnowledge:
         specs = key[0]
         # one kind: its caps are at most the free places, so every placement
         # within them has a positive weight
-        if sum(specs[0][1]) < specs[0][0] if len(specs) == 1 else not _placements(*key):
+        if len(specs) == 1:
+            bad = sum(specs[0][1]) < specs[0][0]
+        elif by_flow:
+            from games.deal.knowledge import _min_cut  # (that module imports this one)
+
+            supply = [r for r, _ in specs]
+            bad = _min_cut([caps for _, caps in specs], supply, key[1]) < sum(supply)
+        else:
+            bad = not _placements(*key)
+        if bad:
             raise self._fail("the copies of the group")
         total = sum(cps[k] for k in ks)
         return known, cols, key, total
@@ -569,16 +584,17 @@ class CellKnowledge:
         (1, 1, 1)
         """
         ll = self._loc(location)
-        known, cols, key, _ = self._group(cards)
+        known, cols, key, _ = self._group(cards, by_flow=True)
         if ll not in cols:
             return known[ll]
         j = cols.index(ll)
-        specs = key[0]
-        if len(specs) == 1:
-            # one kind: its caps fit the free places and add up to its copies
-            r, caps = specs[0]
-            return known[ll] + min(r, caps[j])
-        return known[ll] + max(x[j] for x, _ in _placements(*key))
+        # A flow that fills this location first (every kind as far as its cap,
+        # the location's free places as far as they go) grows by augmenting
+        # paths, which never take back what reaches the sink, to a flow that
+        # places every copy (one exists: _group checked): so the most is that
+        # first fill.
+        fill = sum(min(r, caps[j]) for r, caps in key[0])
+        return known[ll] + min(fill, key[1][j])
 
     def expected(self, cards: CardsLike) -> dict[str, float]:
         """Expected copies of ``cards`` in every location, under the group relaxation."""
