@@ -151,3 +151,39 @@ def test_late_classic_states_are_decided_by_counting():
             assert never_known(h, q["b"], atom, within=q["a"]) or never_known(h, q["b"], atom)
         decided += (first is not None) + (common is not None)
     assert decided >= 4
+
+
+def test_probabilities_of_knowledge_where_counting_settles_them():
+    """With the structure refused, a seat's probability of a formula about knowledge is 1
+    (0) where counting shows it true (false) in every world of the seat, exactly as the
+    structure gives it; elsewhere the refusal stands."""
+    from fractions import Fraction
+
+    from kripke.errors import SizeLimitError
+
+    settled = 0
+    for seed in range(10):
+        h = random_history(seed, copies=seed % 2 == 0, events=5)
+        full, narrow = GameKnowledge(h), GameKnowledge(h, max_width=1)
+        rng = random.Random(seed)
+        for _ in range(6):
+            a, b = rng.sample(list(h.agents), 2)
+            atom = rng.choice(all_atoms(h))
+            for f in (f"K_{b} {atom.key}", f"~K_{b} {atom.key}"):
+                try:
+                    p = narrow.probability(a, f)
+                except SizeLimitError:
+                    continue
+                assert p == full.probability(a, f) and p in (0, 1), (seed, a, f)
+                assert isinstance(p, Fraction) and narrow.probability(a, f, exact=False) == p
+                settled += 1
+    assert settled > 10
+
+
+def test_full_size_koth_probability_of_ignorance():
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", 0) if k == 8)
+    gk = GameKnowledge(h)
+    assert gk.probability("P1", "K_P2 has(P3, 1)") == 0
+    assert gk.probability("P1", "~K_P2 has(P3, 1)", exact=False) == 1.0

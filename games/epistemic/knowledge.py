@@ -620,8 +620,17 @@ class GameKnowledge:
 
     def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
         g = self.formula(f)
-        if not g.is_propositional() or any("#" in a.args[1] for a in g.atoms()):
-            raise self._refusal  # about knowledge, or "at least k copies": not counted
+        if not g.is_propositional():
+            # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
+            from kripke.formulas import Know, Not
+
+            agent = self.agent(seat)
+            for f2, value in ((g, 1), (Not(g), 0)):
+                if self._by_counting(Know(agent, f2)) is True:
+                    return Fraction(value) if exact else float(value)
+            raise self._refusal
+        if any("#" in a.args[1] for a in g.atoms()):
+            raise self._refusal  # "at least k copies": not counted
         kn = ds.knowledge(self.agent(seat))
         return self._exactly(kn, kn.probability_of(g, exact=exact))
 
@@ -683,8 +692,10 @@ class GameKnowledge:
         ------
         kripke.errors.SizeLimitError
             When the knowledge structure is refused and ``f`` is about
-            knowledge (exact counting answers formulas about the cards only),
-            or more deals than ``max_mixed`` are mixed.
+            knowledge (exact counting answers formulas about the cards, and
+            about knowledge only where it shows ``f`` true, or false, in every
+            world of the seat: then 1 or 0), or more deals than ``max_mixed``
+            are mixed.
 
         Examples
         --------
