@@ -72,8 +72,8 @@ class SeatKnowledge:
     the penalty card.  With ``cells=True`` it keeps a
     :class:`~games.deal.cells.CellKnowledge` over the hands and the ``pile``:
     the bounds on every card's copies in every location without the joint
-    constraints, a cheaper sound relaxation that :meth:`rank_lie_probability`
-    and :meth:`rank_expected` read.  Those bounds take a play when it is
+    constraints, a cheaper sound relaxation that :meth:`rank_lie_probability`,
+    :meth:`rank_knows_lie` and :meth:`rank_expected` read.  Those bounds take a play when it is
     settled (no call: its cards join the pile unseen; a call: they join it
     seen), so while calls are open they describe the claimer's hand before
     the play.
