@@ -34,7 +34,10 @@ Run::
     python benchmarks/bs_koth_field.py tables --table-games 500 --out bench_out/koth
     python benchmarks/bs_koth_field.py speed --games 1000
 
-Measured (seed 18, 2 workers on a shared 2-core machine under load):
+Measured (seed 18, 2 workers on a shared 2-core machine under load; the
+``probabilistic`` and ``knowledge`` figures below were taken when both read
+the exact deal knowledge, the bots now named ``probabilistic-exact`` and
+``knowledge-exact``; ``benchmarks/bs_strength.py`` compares both versions):
 
 * ``field --games 20000`` (the default field), 20,000 games, 12.1 games/s:
   strategic wins 8,376 of its 11,443 games, 0.732 [0.724, 0.740]; next

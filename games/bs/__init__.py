@@ -85,7 +85,9 @@ __all__ = [
     "LiarBot",
     "ThresholdBot",
     "KnowledgeBot",
+    "ExactKnowledgeBot",
     "ProbabilisticBot",
+    "ExactProbabilisticBot",
 ]
 
 register_game("bs", make_game, doc=__doc__ or "", narrate=narrate, variants=VARIANTS)
@@ -93,6 +95,8 @@ register_game("bs", make_game, doc=__doc__ or "", narrate=narrate, variants=VARI
 from games.bs import examples, published, strategic  # noqa: E402, F401  (register their bots)
 from games.bs.bots import (  # noqa: E402  (registers the bots once the game is registered)
     BSBot,
+    ExactKnowledgeBot,
+    ExactProbabilisticBot,
     KnowledgeBot,
     LiarBot,
     ProbabilisticBot,

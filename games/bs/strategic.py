@@ -52,7 +52,8 @@ needs last); its parameters are tuned for ``koth``.  In ``classic`` too it
 leads: ``kripke tournament bs --variant classic --bots
 strategic,probabilistic,knowledge,truthful,threshold,liar --games 1000 --seats
 draw --seed 18`` gives it 0.658 [0.621, 0.693] of its games, probabilistic
-0.513 [0.475, 0.551], knowledge 0.204.
+0.513 [0.475, 0.551], knowledge 0.204 (those two then on the exact deal
+knowledge, now ``probabilistic-exact`` and ``knowledge-exact``).
 
 Examples
 --------
