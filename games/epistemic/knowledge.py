@@ -859,8 +859,8 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     source held.  A count or fact about ``C`` marks every card at its
     locations then; one about other kinds only bars those kinds below.  When
     no copy of ``C`` at ``L`` can be marked and the unmarked cards elsewhere,
-    less the copies of the barred kinds, can be as many as the copies of
-    ``C`` (less ``k - 1``), then in every world the copies of ``C`` at ``L``
+    less the copies of the barred kinds not shown publicly, can be as many as
+    the copies of ``C`` not shown publicly (less ``k - 1``), then in every world the copies of ``C`` at ``L``
     can trade places, through the whole history, with unmarked cards of
     other kinds elsewhere: ``agent`` and every public event see the same,
     and fewer than ``k`` copies stay at ``L``.
@@ -896,9 +896,19 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
         m: Counter(h.initial[m]) if m in public else Counter() for m in h.locations
     }
     pub = {m: size[m] if m in public else 0 for m in h.locations}  # publicly shown, in all
+    # at least this many copies of a kind lie at a location, shown there publicly
+    low: dict[str, Counter[int]] = {m: Counter(shown[m]) for m in h.locations}
     barred: set[int] = set()
 
     def go(src: str, dst: str, n: int, seen: bool, kinds: Counter[int] | None) -> None:
+        if n == size[src]:  # everything goes: what was shown there is shown at dst
+            low[dst].update(low[src])
+            low[src] = Counter()
+        elif kinds is not None:
+            low[dst].update(kinds)
+            low[src] = Counter({k: c - kinds[k] for k, c in low[src].items() if c > kinds[k]})
+        else:  # any n cards: the shown ones may be among them
+            low[src] = Counter({k: c - n for k, c in low[src].items() if c > n})
         marked[dst] += n if seen else min(n, marked[src])
         if kinds is None:  # which cards moved is not public: any marked ones may have
             pub[dst] += min(n, pub[src])
@@ -926,6 +936,8 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
         elif st.kind in ("reveal", "show"):
             what = Counter(st.content if st.kind == "reveal" else st.kinds)
             if st.audience is None:
+                if st.kind == "reveal":
+                    low[st.src] = Counter(what)
                 pub[st.src] = min(pub[st.src] + sum(what.values()), size[st.src])
                 for k, c in what.items():
                     shown[st.src][k] = min(shown[st.src][k] + c, size[st.src])
@@ -943,8 +955,9 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     ):
         return False
     free = sum(max(0, size[m] - marked[m] - pub[m]) for m in h.locations if m != loc)
-    free -= sum(h.deck.copies[k] for k in barred)
-    return free >= h.deck.copies[x] - j + 1
+    public_copies = sum((low[m] for m in h.locations), Counter())
+    free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in barred)
+    return free >= h.deck.copies[x] - public_copies[x] - j + 1
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
