@@ -88,6 +88,36 @@ many cards offered to counting first (same command, out file
   structure-first``, out file ``/tmp/h4/wgk_sf.jsonl``): bs-classic 55%,
   bs-koth, zpy5, bs-zpy 0%, boerenbridge 100%.
 
+Issue 15 (same command; machine loaded, 5 processes on 2 cores; the BS games
+differ from the figures above, the probabilistic bot having changed).  The
+routes as they were (d4b4a3a's ``games/epistemic``, run from an export of
+this tree, same harness), then at 30dcf92 (out files
+``/tmp/w15_helper4/base.jsonl`` and ``after5.jsonl``):
+
+* bs-classic: 50% -> 54% of 28 states (median 0.018 -> 0.003 s, worst 2.2
+  -> 2.1 s); still unanswered from play 56 (timeouts: where the rule below
+  does not apply, the local quotient as before);
+* bs-koth: 5% -> 43% of 21 (median 3.5 -> 0.002 s); unanswered from play
+  24 (the pickups after calls carry seen cards into the hands);
+* boerenbridge: 100% both, median 0.054 -> 0.002 s, worst 0.20 -> 0.06 s
+  CPU (counting answers 59 of 60 queries); with ``--cold`` (every state
+  paying the first import of ``dd``, as this harness did before) the old
+  routes take 0.17 s median, 0.31 s worst;
+* zpy5: 5% -> 64% of 22 (median 3.5 -> 0.003 s); unanswered from play 48;
+* bs-zpy: 3% -> 37% of 30 (median 3.8 -> 0.003 s); unanswered from play 24;
+* every answered state within 0.01 s CPU but the classic ones on the
+  local quotient (worst 2.1 s); peak RSS 167 MiB.
+
+What answers them is exact counting with
+:func:`games.epistemic.knowledge.never_known` (a seat cannot know where a
+card is that, in every world it or another seat considers possible, it
+never saw and that can trade places with enough unseen cards) and
+nested formulas offered to counting first; the kind quotient names kinds
+at their first public event (ZPY's deal: 1,330 states instead of the
+spread refusal), but its passes still grow with every hidden play of the
+formula's seats (koth after 8 plays: 622,289 states), so the states the
+rule does not settle stay refused.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
