@@ -132,7 +132,9 @@ class GameKnowledge:
     (:class:`~kripke.errors.SizeLimitError`).
     :meth:`count` and the probabilities of formulas about the cards then
     come from exact counting too; probabilities of formulas about
-    knowledge, and :attr:`pointed`, need the structure.
+    knowledge are 1 or 0 where counting shows them true or false in every
+    world of the seat, and otherwise, like :attr:`pointed`, need the
+    structure.
 
     Copies, one convention on every route and in :mod:`games.deal`: a
     *deal* is the current content of every location with the copies of a
