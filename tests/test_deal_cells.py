@@ -310,7 +310,7 @@ def test_most_and_the_flow_check_equal_the_enumerated_placements(seed):
     """On random groups of kinds: a placement exists iff the transport flow ships every
     copy, and the most a location can take is its first fill."""
     from games.deal import cells
-    from games.deal.knowledge import _min_cut
+    from games.deal.flow import _min_cut
 
     rng = random.Random(seed)
     n = rng.randint(1, 5)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from games.base import load_game, make_bot, play_game
 from games.cards import Deck
 from games.deal import DealKnowledge
+from games.deal import flow as flow_module
 from games.deal import knowledge as knowledge_module
 from games.deal.forms import _Form, _interval_pred, _Pred
 from games.errors import InconsistentKnowledgeError, InvalidParameterError
@@ -640,12 +641,12 @@ def test_max_flow_equals_networkx(seed):
     for _ in range(rng.randint(n, 4 * n)):
         u, v = rng.sample(range(n), 2)
         c = rng.randint(1, 6)
-        knowledge_module._add_edge(cap, u, v, c)
+        flow_module._add_edge(cap, u, v, c)
         old = g.get_edge_data(u, v, {"capacity": 0})["capacity"]
         g.add_edge(u, v, capacity=old + c)
     want = nx.maximum_flow_value(g, 0, n - 1)
     limit = rng.choice([want, want + 5, max(0, want - 1)])
-    got = knowledge_module._max_flow([dict(r) for r in cap], 0, n - 1, limit)
+    got = flow_module._max_flow([dict(r) for r in cap], 0, n - 1, limit)
     assert got == min(want, limit)
 
 
@@ -662,5 +663,5 @@ def test_min_cut_of_a_transport_equals_the_max_flow(seed):
     if n_col > 1 and rng.random() < 0.5:
         j, q = rng.sample(range(n_col), 2)
         gate = (j, q, rng.randint(0, 5))
-    want = knowledge_module._transport_flow(caps, supply, demand, gate)
-    assert knowledge_module._min_cut(caps, supply, demand, gate) == want
+    want = flow_module._transport_flow(caps, supply, demand, gate)
+    assert flow_module._min_cut(caps, supply, demand, gate) == want

@@ -77,7 +77,8 @@ constraint set), :mod:`games.deal.formulas` (formulas over the card atoms),
 :class:`DealState`) and :mod:`games.deal.cells` (:class:`CellKnowledge`: the
 same events kept as bounds on every cell only, no joint constraints, a
 cheap sound relaxation; its probabilities are those of a simpler model, see
-there).
+there), with the max flows and min cuts both ask for feasibility in
+:mod:`games.deal.flow`.
 
 Examples
 --------

@@ -59,6 +59,7 @@ import numpy as np
 
 from games.cards import CardsLike, Deck
 from games.deal.counting import _compositions
+from games.deal.flow import _min_cut
 from games.errors import InconsistentKnowledgeError, InvalidParameterError
 
 __all__ = ["CellKnowledge", "tighten"]
@@ -484,8 +485,6 @@ class CellKnowledge:
         if len(specs) == 1:
             bad = sum(specs[0][1]) < specs[0][0]
         elif by_flow:
-            from games.deal.knowledge import _min_cut  # (that module imports this one)
-
             supply = [r for r, _ in specs]
             bad = _min_cut([caps for _, caps in specs], supply, key[1]) < sum(supply)
         else:
