@@ -35,12 +35,14 @@ from _common import table
 from games.tournament import run_tournament
 
 TABLES = [
+    ("standard", "selfish-small"),
     ("standard", "selfish-noisy"),
     ("standard", "selfish-play"),
     ("standard", "selfish"),
     ("standard", "sampling"),
     ("standard", "knowledge"),
     ("standard", "random"),
+    ("lamas", "selfish-small"),
     ("lamas", "selfish-noisy"),
     ("lamas", "selfish-play"),
     ("lamas", "selfish"),
