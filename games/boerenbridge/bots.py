@@ -44,9 +44,10 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.base import Bot, Game, Observation, register_bot
@@ -785,14 +786,19 @@ class SelfishBot(SamplingBot):
         """The playouts' noise, its generator and the seat it spares (this one)."""
         return self.noise, self._noise_rng, self.seat
 
-    def _noise_streams(self, deals: int) -> list[Any]:
-        """One generator per deal for the playouts of that deal's options: with
-        ``common_noise`` each option of a deal replays the same random draws (common
-        random numbers: the options differ by what they do, not by their luck);
-        otherwise the bot's one stream, drawn on from option to option."""
+    def _option_noise(self, deals: int) -> list[Callable[[], random.Random]]:
+        """For each deal, what gives the generator of each option's playout: with
+        ``common_noise`` a fresh generator with the deal's seed, so each option of a
+        deal replays the same random draws (common random numbers: the options differ
+        by what they do, not by their luck); otherwise the bot's one stream, drawn on
+        from option to option."""
         if not self.common_noise:
-            return [self._noise_rng] * deals
-        return [random.Random(self._noise_rng.getrandbits(64)) for _ in range(deals)]
+            stream = self._noise_rng
+            return [lambda: stream] * deals
+        seeds = [
+            random.Random(self._noise_rng.getrandbits(64)).getrandbits(64) for _ in range(deals)
+        ]
+        return [functools.partial(random.Random, s) for s in seeds]
 
     def guess(self, legal: list[int]) -> int:
         v = self.view
@@ -801,15 +807,12 @@ class SelfishBot(SamplingBot):
         leader = (v.dealer + 1) % v.players
         zero = [0] * v.players
         totals = dict.fromkeys(legal, 0.0)
-        streams = self._noise_streams(len(deals))
-        for hands, stream in zip(deals, streams, strict=True):
+        for hands, noise in zip(deals, self._option_noise(len(deals)), strict=True):
             targets = estimated_guesses(v, hands, self._model)
-            seed = stream.getrandbits(64) if self.common_noise else 0
             for g in legal:
                 targets[v.seat] = g
-                rng = random.Random(seed) if self.common_noise else stream
                 won = selfish_playout(
-                    hands, v.trump, leader, (), zero, targets, self.guess_noise, rng, v.seat
+                    hands, v.trump, leader, (), zero, targets, self.guess_noise, noise(), v.seat
                 )
                 totals[g] += round_score_of(v, g, won[v.seat])
         return max(legal, key=lambda g: (totals[g], -g))
@@ -864,11 +867,8 @@ class SelfishPlayBot(_SelfishCardsBot):
         targets = [g or 0 for g in v.guesses]
         guess = targets[v.seat]
         totals = dict.fromkeys(reps, 0.0)
-        streams = self._noise_streams(len(deals))
-        for hands, stream in zip(deals, streams, strict=True):
-            seed = stream.getrandbits(64) if self.common_noise else 0
+        for hands, noise in zip(deals, self._option_noise(len(deals)), strict=True):
             for c in reps:
-                rng = random.Random(seed) if self.common_noise else stream
                 hs = list(hands)
                 hs[v.seat] &= ~(1 << c)
                 trick = v.trick + [c]
@@ -879,7 +879,7 @@ class SelfishPlayBot(_SelfishCardsBot):
                     won[leader] += 1
                     trick = []
                 won = selfish_playout(
-                    hs, v.trump, leader, trick, won, targets, self.noise, rng, v.seat
+                    hs, v.trump, leader, trick, won, targets, self.noise, noise(), v.seat
                 )
                 totals[c] += round_score_of(v, guess, won[v.seat])
         return max(reps, key=lambda c: (totals[c], -card_strength(c, v.trump)))
