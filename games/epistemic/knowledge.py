@@ -885,9 +885,14 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     >>> never_known(h.then(MoveAll("pile", "z")), "y", Atom("has", ("z", "A")))  # y's card went there
     False
     """
+    from kripke.errors import UnknownAtomError
+    from kripke.formulas import Atom
+
+    if not isinstance(atom, Atom):
+        return False  # not a card atom: not decided
     try:
         loc, x, j = h.atom_cell(atom)
-    except Exception:  # noqa: BLE001 - not a card atom of this history: not decided
+    except UnknownAtomError:  # not a card atom of this history: not decided
         return False
     mine = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
