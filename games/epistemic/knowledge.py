@@ -51,6 +51,7 @@ __all__ = [
     "KIND_STATES",
     "PUBLIC",
     "never_known",
+    "swap_unknown",
 ]
 # seat_aliases: re-exported from reading
 
@@ -364,15 +365,23 @@ class GameKnowledge:
         world (``within`` given: every world seat ``within`` considers possible)."""
         from kripke.formulas import And, Atom, Know, Not, Possible
 
-        h = self.history
         match f:
             case Not(Know(agent, And(args))):
-                return any(
-                    isinstance(a, Atom) and never_known(h, agent, a, within=within) for a in args
-                )
+                return any(isinstance(a, Atom) and self._unknown(agent, a, within) for a in args)
             case Not(Know(agent, Atom() as a)) | Possible(agent, Not(Atom() as a)):
-                return never_known(h, agent, a, within=within)
+                return self._unknown(agent, a, within)
         return False
+
+    def _unknown(self, agent: str, atom: Any, within: str | None) -> bool:
+        """:func:`never_known`, or within a seat's worlds :func:`swap_unknown`."""
+        h = self.history
+        if never_known(h, agent, atom, within=within):
+            return True
+        if within is None:
+            return False
+        ds = self._public_state()
+        kn = None if ds is None else ds.knowledge(within)
+        return swap_unknown(h, agent, atom, within=within, knowledge=kn)
 
     def _by_counting(self, f: Any) -> bool | None:
         """Truth of ``f`` at the true state decided by exact counting alone, or ``None``.
@@ -785,10 +794,13 @@ def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
     return {c[1] for c in cells}, {c[0] for c in cells}
 
 
-def _copies_marked(h: CardHistory, agent: str, x: int, within: str, loc: str) -> int:
+def _copies_marked(
+    h: CardHistory, agent: str, x: int, within: str, loc: str, *, counts_mark: bool = True
+) -> tuple[int, int]:
     """At most how many copies of kind ``x`` at ``loc``, in a world seat ``within``
-    considers possible, ``agent`` saw (or a public event showed, or a count or fact
-    about ``x`` covered): :func:`never_known` for one kind, followed as ``within``
+    considers possible, ``agent`` saw (or a public event showed, or, with
+    ``counts_mark``, a count or fact about ``x`` covered), and at most how many
+    copies lie there: :func:`never_known` for one kind, followed as ``within``
     saw it (exactly at the events it saw, as upper bounds elsewhere)."""
     mine = set(h.owns.get(agent, ()))
     watch = set(h.owns.get(within, ())) | set(h.public_locations())
@@ -828,7 +840,7 @@ def _copies_marked(h: CardHistory, agent: str, x: int, within: str, loc: str) ->
         elif st.kind == "show" and sees:
             more = st.kinds.count(x) if saw else len(st.kinds)
             seen[st.src] += more
-        elif st.kind in ("count", "fact"):
+        elif st.kind in ("count", "fact") and counts_mark:
             ks, locs = _constrained(h, st)
             if x in ks:
                 for m in locs:
@@ -836,7 +848,7 @@ def _copies_marked(h: CardHistory, agent: str, x: int, within: str, loc: str) ->
         for m in h.locations:
             cap[m] = min(cap[m], size[m])
             seen[m] = min(seen[m], cap[m])
-    return seen[loc]
+    return seen[loc], cap[loc]
 
 
 def _nested(f: Any) -> bool:
@@ -958,13 +970,152 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
             else:
                 barred |= ks
     if (marked[loc] or shown[loc][x]) and (
-        within is None or _copies_marked(h, agent, x, within, loc)
+        within is None or _copies_marked(h, agent, x, within, loc)[0]
     ):
         return False
     free = sum(max(0, size[m] - marked[m] - pub[m]) for m in h.locations if m != loc)
     public_copies = sum((low[m] for m in h.locations), Counter())
     free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in barred)
     return free >= h.deck.copies[x] - public_copies[x] - j + 1
+
+
+def _swap_class(h: CardHistory, x: int) -> set[int]:
+    """The kinds other than ``x`` that every count of ``h`` treats like ``x`` (a count's
+    cards hold both or neither) and no fact names (empty when a fact names ``x``):
+    trading a copy of ``x`` for a card of such a kind changes no count and no fact."""
+    cls = set(range(len(h.deck.copies))) - {x}
+    for st in h.steps:
+        if st.kind == "fact":
+            ks, _ = _constrained(h, st)
+            if x in ks:
+                return set()
+            cls -= ks
+        elif st.kind == "count":
+            ks = set(st.kinds)
+            cls = {k for k in cls if (k in ks) == (x in ks)}
+    return cls
+
+
+def _clean_cards(h: CardHistory, agent: str, within: str, kinds: set[int]) -> int:
+    """How many cards of ``kinds`` lie at ``within``'s locations now that have been
+    there since the deal and that ``agent`` never saw, nor any public event showed
+    (the same in every world ``within`` considers possible: it sees its own
+    locations); cards that came in later count as seen."""
+    mine_a = set(h.owns.get(within, ()))
+    mine_b = set(h.owns.get(agent, ()))
+    public = set(h.public_locations())
+    if mine_a & mine_b:
+        return 0
+    content = {m: Counter(h.initial[m]) for m in mine_a}
+    clean = {m: Counter() if m in public else Counter(h.initial[m]) for m in mine_a}
+
+    def expose(m: str, shown: Counter[int]) -> None:  # the seen copies: unclean ones first
+        for k, c in shown.items():
+            clean[m][k] -= max(0, c - (content[m][k] - clean[m][k]))
+
+    for st in h.steps:
+        if st.kind in ("move", "all"):
+            moved = Counter(st.kinds if st.kind == "move" else st.content)
+            if st.src in content:
+                expose(st.src, moved)
+                content[st.src] -= moved
+            if st.dst in content:
+                content[st.dst].update(moved)  # new arrivals stay unclean
+        elif st.kind in ("reveal", "show") and st.src in content:
+            if st.audience is None or agent in st.audience:
+                expose(st.src, Counter(st.content if st.kind == "reveal" else st.kinds))
+    return sum(clean[m][k] for m in clean for k in kinds)
+
+
+def _unclean_most(h: CardHistory, agent: str) -> dict[str, int]:
+    """At most how many cards at each location ``agent`` saw or a public event showed
+    (counts and facts mark nothing): :func:`never_known`'s marks without the counts."""
+    mine = set(h.owns.get(agent, ()))
+    public = set(h.public_locations())
+    size = {m: len(h.initial[m]) for m in h.locations}
+    most = {m: size[m] if m in mine or m in public else 0 for m in h.locations}
+    for st in h.steps:
+        sees = st.audience is None or agent in st.audience
+        if st.kind in ("move", "all"):
+            n = len(st.kinds) if st.kind == "move" else size[st.src]
+            seen = sees or st.src in mine or st.dst in mine
+            most[st.dst] += n if seen else min(n, most[st.src])
+            size[st.src] -= n
+            size[st.dst] += n
+        elif st.kind in ("reveal", "show") and sees:
+            most[st.src] += len(st.content) if st.kind == "reveal" else len(st.kinds)
+        for m in (st.src, st.dst):
+            if m:
+                most[m] = min(most[m], size[m])
+    return most
+
+
+def swap_unknown(
+    h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any = None
+) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``) in
+    any world seat ``within`` considers possible: ``True`` is exact, ``False``
+    means not shown.
+
+    The copies of ``C`` at ``L`` can trade places, through the whole history,
+    with cards of ``within``'s own hand when ``agent`` never saw any of them,
+    no public event showed them, and every count of the history treats their
+    kinds alike (the same suit, where the counts are voids) and no fact names
+    them: ``agent`` then sees the same, and fewer than ``k`` copies stay at
+    ``L``.  Unlike :func:`never_known` this holds however many counts (voids)
+    the history has, since the trade changes none of them; it needs enough
+    such cards for every copy of ``C`` that ``L`` may hold in ``within``'s
+    worlds: in ``within``'s hand, untouched since the deal, or, given
+    ``within``'s exact counting :class:`~games.deal.DealKnowledge` as
+    ``knowledge``, anywhere but at ``L`` and ``agent``'s locations, at least
+    as many as the fewest such cards there in ``within``'s worlds less every
+    card there ``agent`` may have seen (a superset of the worlds only lowers
+    that fewest, so a relaxed knowledge object is sound here too).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Count
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["AS", "KS", "AH", "KH"], [2, 2, 2, 2]),
+    ...                 {"x": "AS KS", "y": "AS KH", "z": "KS AH AH KH"}, ["x", "y", "z"])
+    >>> h = h.then(Count("z", "AS KS", 1, 1))   # z holds one spade
+    >>> swap_unknown(h, "y", Atom("has", ("z", "KS")), within="x")   # x's AS could be it
+    True
+    >>> swap_unknown(h, "y", Atom("has", ("z", "AH")), within="x")   # x has no heart
+    False
+    """
+    from kripke.errors import UnknownAtomError
+    from kripke.formulas import Atom
+
+    if within == agent or not isinstance(atom, Atom):
+        return False
+    try:
+        loc, x, j = h.atom_cell(atom)
+    except UnknownAtomError:
+        return False
+    if loc in h.owns.get(within, ()) or loc in h.owns.get(agent, ()):
+        return False
+    cls = _swap_class(h, x)
+    if not cls:
+        return False
+    marked, most = _copies_marked(h, agent, x, within, loc, counts_mark=False)
+    if marked:
+        return False
+    need = most - j + 1
+    if need <= 0 or _clean_cards(h, agent, within, cls) >= need:
+        return True
+    if knowledge is None:
+        return False
+    others = set(h.owns.get(agent, ())) | {loc}
+    unclean = _unclean_most(h, agent)
+    size = h.sizes()
+    spots = [m for m in h.locations if m not in others and unclean[m] < size[m]]
+    if not spots:
+        return False
+    dist = knowledge.count_distribution([h.deck.name(k) for k in sorted(cls)], spots, exact=True)
+    fewest = next(v for v, p in enumerate(dist) if p > 0)
+    return fewest - sum(unclean[m] for m in spots) >= need
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:

@@ -1,0 +1,158 @@
+"""Trading a card for one of the same suit: the rule
+:func:`games.epistemic.knowledge.swap_unknown` and the formulas it decides.
+
+``swap_unknown(h, b, has(L, C#k), within=a)`` claims ``K_a ~K_b has(L, C#k)``:
+in every world ``a`` considers possible, the copies of ``C`` at ``L`` can trade
+places with cards of ``a``'s hand that every count treats alike (the same
+suit, when the counts are voids), unseen by ``b``.  Checked against the
+explicit model on random small histories (every event kind) and on random
+trick-taking-like histories whose counts are suit voids, the case the rule is
+for; on full-size Shengji (ZPY, 5 seats) it answers the benchmark's late
+states, which :func:`never_known` leaves open.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, Count, GameKnowledge, Move, explicit_model
+from games.epistemic.knowledge import never_known, swap_unknown
+from games.errors import InvalidParameterError
+from kripke import holds
+from kripke.formulas import Atom, Know, Not
+from tests.test_epistemic import random_history
+from tests.test_whole_game_ignorance import all_atoms
+
+SEATS = ("x", "y", "z")
+
+
+def swap_claims(h: CardHistory) -> tuple[int, int]:
+    """Check every claim of the rule on ``h`` against the explicit model; how many
+    claims, and how many of them :func:`never_known` does not make."""
+    pm = explicit_model(h)
+    try:
+        ds = h.deal_state()
+    except InvalidParameterError:  # a fact: no counting, the rule's own-hand form only
+        ds = None
+    n = new = 0
+    for b in h.agents:
+        for a in all_atoms(h):
+            for c in h.agents:
+                kn = None if ds is None else ds.knowledge(c)
+                if swap_unknown(h, b, a, within=c, knowledge=kn):
+                    assert holds(pm, Know(c, Not(Know(b, a)))), (c, b, a.key)
+                    n += 1
+                    new += not never_known(h, b, a, within=c)
+    return n, new
+
+
+def suit_history(seed: int, events: int = 6) -> CardHistory:
+    """Three hands of cards in two or three suits, cards played face up one at a time
+    to a trick pile, and a void announced whenever a seat plays off the led suit."""
+    rng = random.Random(seed)
+    suits = "SH" if rng.random() < 0.5 else "SHD"
+    names = [r + s for s in suits for r in "AK"]
+    copies = [rng.choice([1, 2]) for _ in names]
+    while sum(copies) > 9:
+        copies[copies.index(max(copies))] -= 1
+    deck = Deck(names, copies)
+    cards = list(deck.all_cards())
+    rng.shuffle(cards)
+    hands: dict[str, list[str]] = {s: [] for s in SEATS}
+    for i, c in enumerate(cards):
+        hands[SEATS[i % 3]].append(c)
+    h = CardHistory(deck, {**hands, "trick": ""}, SEATS)
+    led = None
+    for i in range(events):
+        seat = SEATS[i % 3]
+        cur = h.content()[seat]
+        if not cur:
+            break
+        card = rng.choice(list(cur))
+        if i % 3 == 0:
+            led = card[-1]
+        elif card[-1] != led and not any(c[-1] == led for c in cur):
+            h = h.then(Count([seat], [n for n in names if n[-1] == led], 0, 0))
+        elif card[-1] != led:
+            card = rng.choice([c for c in cur if c[-1] == led])
+        h = h.then(Move([card], seat, "trick"))
+    return h
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_what_the_rule_claims_holds_on_random_histories(seed, copies):
+    swap_claims(random_history(seed, copies=copies, events=7))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_what_the_rule_claims_holds_with_voids(seed):
+    swap_claims(suit_history(seed))
+
+
+def test_the_rule_claims_where_voids_bar_the_older_rule():
+    """Over voids the rule makes claims the older one cannot (a void bars every kind of
+    the suit from its trade), and each is true in the explicit model."""
+    made = new = 0
+    for seed in range(40):
+        n, m = swap_claims(suit_history(seed))
+        made, new = made + n, new + m
+    assert made > 40 and new > 10
+
+
+def test_known_answer_a_card_of_the_same_suit_in_my_hand():
+    """x holds AS and sees y and z; z holds one spade (announced): y cannot know z's
+    spade is the KS, since x's AS could be there instead; for a heart x holds no card
+    to trade, and y, holding the KH, does know z has the AH."""
+    d = Deck(["AS", "KS", "AH", "KH"], [2, 2, 2, 2])
+    h = CardHistory(d, {"x": "AS KS", "y": "AS KH", "z": "KS AH AH KH"}, ["x", "y", "z"])
+    h = h.then(Count("z", "AS KS", 1, 1))
+    pm = explicit_model(h)
+    ks, ah = Atom("has", ("z", "KS")), Atom("has", ("z", "AH"))
+    assert swap_unknown(h, "y", ks, within="x") and not never_known(h, "y", ks, within="x")
+    assert holds(pm, "K_x ~K_y has(z, KS)")
+    assert not swap_unknown(h, "y", ah, within="x")
+    assert holds(pm, "K_y has(z, AH)")
+    # a card x played face up is no longer x's to trade
+    played = h.then(Move("AS", "x", "z"))
+    assert not swap_unknown(played, "y", ks, within="x")
+
+
+def test_game_knowledge_uses_the_rule():
+    """With the structure refused, ``K_a ~K_b`` formulas only this rule settles are
+    answered by counting, as the explicit model answers them."""
+    decided = 0
+    for seed in range(40):
+        h = suit_history(seed)
+        pm = explicit_model(h)
+        for a in h.agents:
+            for b in h.agents:
+                for atom in all_atoms(h):
+                    if a == b or not swap_unknown(h, b, atom, within=a):
+                        continue
+                    f = f"K_{a} ~K_{b} {atom.key}"
+                    gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+                    assert gk.holds(f) is True and holds(pm, f)
+                    decided += gk.route == "counting"
+    assert decided > 20
+
+
+def test_full_size_zpy_late_state():
+    """ZPY, 5 seats (seed 0), play 64: the benchmark's ``K_P3 ~K_P4 has(P0, 10S)`` (the kind
+    quotient refused it, :func:`never_known` does not show it: voids bar the spades)
+    is answered true by counting, through this rule within P3's worlds."""
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    h = next(h for k, h in plays("zpy5", 0) if k == 64)
+    q = pick_query(h, 8)
+    assert q["formulas"][0] == "K_P3 ~K_P4 has(P0, 10S)"
+    gk = GameKnowledge(h)
+    assert gk.holds(q["formulas"][0]) is True and gk.route == "counting"
+    atom = gk.formula(q["formulas"][0]).arg.arg.arg
+    assert not never_known(h, "P4", atom, within="P3")
+    assert swap_unknown(h, "P4", atom, within="P3", knowledge=gk._public_state().knowledge("P3"))
