@@ -322,7 +322,7 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no partition search", [("        return (relm << width) | m * spread, (j0, j1, j2, j3)\n",
                               "        return (1 << (32 * n)) - 1, (8, 8, 8, 8)\n"),
                              ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
-    ("no masters bound", [("        if lo == 1 and hi == rem and single and not side_bits >> leader & 1:\n",
+    ("no guarded-suits bound", [("        if lo == 1 and hi == rem and single and not side_bits >> leader & 1:\n",
                            "        if False:\n")]),
     ("no fresh frame-stack chunk", [("        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS\n",
                                      "        deep = False\n")]),

@@ -326,39 +326,77 @@ def test_deep_searches_run_above_a_fresh_frame_chunk(monkeypatch):
     assert deep_calls == []
 
 
-def test_masters_bound_gives_the_side_a_trick():
-    """The masters bound the search cuts with, checked against plain minimax on its own:
-    when no other seat holds a trump, the side holds the highest card left of ``k``
-    suits and the others' longest holdings of the other suits add up to at most
-    ``rem - k``, the side takes a trick against the others' leads.  The deals use two
-    or three suits (and a trump suit nobody holds, or none), where the bound applies often."""
+def guarded_bound(pos: Position, side: int) -> int:
+    """The guarded-suits bound written out plainly: when no other seat holds a trump,
+    the side guards a suit if, for some ``j`` up to its length, the others hold fewer
+    than ``j`` cards above its ``j``-th highest card; keeping those ``j`` cards of the
+    guarded suits it counts (at least one), the side is sure of a trick against the
+    others' leads when the others' longest holdings of the other suits add up to at
+    most its remaining cards.  The most cards kept of one suit when the bound holds
+    (2 or more: a guarded suit without a master), else 0."""
+    rem = pos.remaining_tricks
+    others = 0
+    for q, h in enumerate(pos.hands):
+        if q != side:
+            others |= h
+    if pos.trump is not None and (others >> (8 * pos.trump)) & 0xFF:
+        return 0
+    suits = []  # (the cards to keep or None, the others' longest holding)
+    for s in range(4):
+        mine = [r for r in range(8) if pos.hands[side] >> (8 * s + r) & 1]
+        theirs = [r for r in range(8) if others >> (8 * s + r) & 1]
+        if not mine and not theirs:
+            continue
+        longest = max(
+            sum(pos.hands[q] >> (8 * s + r) & 1 for r in range(8))
+            for q in range(len(pos.hands))
+            if q != side
+        )
+        keep = None
+        for j, rank in enumerate(sorted(mine, reverse=True), start=1):
+            if sum(t > rank for t in theirs) < j:
+                keep = j
+                break
+        suits.append((keep, longest))
+    guarded = [i for i, (keep, _) in enumerate(suits) if keep is not None]
+    for chosen in range(1, 2 ** len(guarded)):  # every non-empty set of guarded suits
+        counted = {guarded[b] for b in range(len(guarded)) if chosen >> b & 1}
+        kept = sum(suits[i][0] or 0 for i in counted)
+        room = sum(ln for i, (_, ln) in enumerate(suits) if i not in counted)
+        if room <= rem - kept:
+            return max(suits[i][0] or 0 for i in counted)
+    return 0
+
+
+def test_guarded_suits_bound_gives_the_side_a_trick():
+    """The guarded-suits bound the search cuts with (the side's masters, and holdings
+    such as K-Q against the ace), checked against plain minimax on its own: random
+    deals of two to four suits, and deals of one full suit and a few cards of another
+    where the side holds the K-Q of the full suit (a trump suit nobody holds, or no
+    trump); a bound that fires must be right."""
     rng = random.Random(23)
-    checked = 0
-    for i in range(100):
-        suits = rng.sample(range(4), 2 + i % 2)
+    checked = deeper = 0
+    for i in range(200):
         n = 3 + i % 3 // 2
-        cards = rng.sample([8 * s + r for s in suits for r in range(8)], 4 * n)
+        if i % 2:
+            suits = rng.sample(range(4), 2 + i % 3)
+            cards = rng.sample([8 * s + r for s in suits for r in range(8)], 4 * n)
+            side = rng.randrange(4)
+        else:
+            suits = rng.sample(range(4), 2)
+            a, b = suits
+            others = [8 * a + r for r in range(8) if r < 5 or r == 7]
+            others += rng.sample([8 * b + r for r in range(8)], 4 * n - 8)
+            rng.shuffle(others)
+            side = rng.randrange(4)
+            cards = others[: side * n] + [8 * a + 6, 8 * a + 5] + others[side * n :]
         hands = [mask_of(cards[j * n : (j + 1) * n]) for j in range(4)]
         trump = rng.choice([None, *(s for s in range(4) if s not in suits)])
-        side = rng.randrange(4)
         pos = Position(hands, trump, (side + 1 + rng.randrange(3)) % 4)
-        rem = pos.remaining_tricks
-        allc = 0
-        for h in pos.hands:
-            allc |= h
-        k = room = 0
-        for sh in (0, 8, 16, 24):
-            left = (allc >> sh) & 0xFF
-            if not left:
-                continue
-            if (pos.hands[side] >> sh) & (1 << (left.bit_length() - 1)):
-                k += 1
-            else:
-                room += max(
-                    ((pos.hands[q] >> sh) & 0xFF).bit_count() for q in range(4) if q != side
-                )
-        if k and room <= rem - k:
+        kept = guarded_bound(pos, side)
+        if kept:
             assert BENCH.plain_tricks(pos, side) >= 1
-            assert DoubleDummySolver(trump, 4, side).can_force(pos, 1, rem)
+            assert DoubleDummySolver(trump, 4, side).can_force(pos, 1, pos.remaining_tricks)
             checked += 1
-    assert checked >= 20  # the bound applied often enough to be tested
+            deeper += kept >= 2
+    assert checked >= 40 and deeper >= 10  # the bound applied often enough to be tested

@@ -42,10 +42,13 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   unless a higher trump of the other team falls on it, and each of those falls
   on one trick only), and the tricks the side can cash from the top when it
   leads (the same count for the others' leads cut too rarely to pay);
-* the side's masters against the others' leads: when the side needs one more
-  trick, nobody else holds a trump and the others cannot lead every trick in
-  suits where the side lacks the highest card (a suit is led at most as often
-  as the longest holding of it among the others), the side's trick is sure;
+* the side's guarded suits against the others' leads: when the side needs one
+  more trick and nobody else holds a trump, a suit where the side wins the
+  ``j``-th lead by playing its highest card each time (a master is ``j = 1``,
+  K-Q against the ace ``j = 2``) can be led at most ``j - 1`` times by the
+  others, any other suit at most as often as the longest holding of it among
+  them; keeping those ``j`` cards, the side's trick is sure when its other cards
+  cover the leads of the other suits;
 * once a card has been searched without a cut, a later card of the same seat
   and suit is skipped when both lie below every relevant rank of that suit in
   the answer: the two positions differ only in cards the answer does not
@@ -250,6 +253,33 @@ def _build_trump_bound() -> list[tuple[int, int]]:
 _TRUMP_BOUND = _build_trump_bound()
 #: ``_LENS[x]``: the number of bits in each byte of the 16-bit ``x``, 4 bits each.
 _LENS = [(x & 0xFF).bit_count() | (x >> 8).bit_count() << 4 for x in range(65536)]
+
+
+def _build_guards() -> list[tuple[int, int]]:
+    """``_GUARDS[A << 8 | B]`` for disjoint 8-bit masks of one suit, the side's ``A`` and
+    the others' ``B`` (nobody ruffing): ``(j, bit)`` for the first ``j`` such that
+    fewer than ``j`` cards of ``B`` lie above the ``j``-th highest card of ``A``, and
+    that card's bit -- led ``j`` times, the suit gives the side a trick if it plays
+    its highest card each time -- or ``(0, 0)`` when there is no such ``j``."""
+    table = [(0, 0)] * 65536
+    for a in range(1, 256):
+        rest = 0xFF ^ a
+        b = rest
+        while True:
+            j = 0
+            for rank in range(7, -1, -1):
+                if a >> rank & 1:
+                    j += 1
+                    if (b >> (rank + 1)).bit_count() < j:
+                        table[a << 8 | b] = (j, 1 << rank)
+                        break
+            if b == 0:
+                break
+            b = (b - 1) & rest
+    return table
+
+
+_GUARDS = _build_guards()
 
 
 @dataclass(frozen=True, slots=True)
@@ -635,6 +665,7 @@ def _make_search(
     seat_lens = _LENS
     low_cards = _LOW_CARDS
     trump_bound = _TRUMP_BOUND
+    guards = _GUARDS
     side_seats = tuple(q for q in range(n) if side_bits >> q & 1)
     opp_seats = tuple(q for q in range(n) if not side_bits >> q & 1)
     single = len(side_seats) == 1
@@ -754,41 +785,57 @@ def _make_search(
     describe = describe_4 if n == 4 else describe_any
 
     def masters(hands: list[int], allc: int, rem: int) -> int:
-        """The side's masters if the side (one seat) is sure of a trick against the
-        others' leads, else 0: no other seat holds a trump, and the others cannot
-        lead every trick in suits where the side lacks the highest card.
+        """The relevant cards if the side (one seat) is sure of a trick against the
+        others' leads, else 0: no other seat holds a trump, and the others cannot lead
+        every trick in suits where the side does not win a trick.
 
-        Say the side holds the highest card left in ``k`` suits (its masters).  While
-        it takes no trick the others lead every trick, and a suit can be led at most
-        as often as the longest holding of it among the others (each such trick takes
-        a card of it from every other seat that holds it).  The side follows and
-        discards with its other ``rem - k`` cards first, so it still holds every
-        master when trick ``rem - k + 1`` starts: the others must lead that many
-        tricks in the suits without a master of the side's, which is impossible when
-        the longest holdings of those suits add up to ``rem - k`` or fewer.  A master
-        suit led while the side holds its master gives the side the trick (nobody
-        can ruff).  The answer depends on the suit lengths (the table's keys) and on
-        the side holding each master: the masters are the relevant cards.
+        Say the side *guards* a suit when, playing its highest card of the suit each
+        time the suit is led, it wins the ``j``-th lead for some ``j`` up to its
+        length: the others hold fewer than ``j`` cards above its ``j``-th highest
+        card (``_GUARDS``; a master is ``j == 1``).  While the side takes no trick the
+        others lead every trick and win each lead of a guarded suit with a card of it
+        above the side's (nobody can ruff): such a card is spent each time, so they
+        lead the suit at most ``j - 1`` times.  A suit not counted as guarded can be
+        led at most as often as the longest holding of it among the others (each lead
+        takes a card of it from every other seat that holds it).  The side keeps the
+        ``j`` highest cards of each counted guarded suit for its leads and plays its
+        other ``spare`` cards on the other suits' leads (following suit or
+        discarding); the others then win at most ``room + sum(j - 1)`` tricks, where
+        ``room`` adds up the longest holdings of the suits not counted.  If
+        ``room <= spare``, that is fewer than ``rem`` tricks: the side's trick is
+        sure.  Each guarded suit is counted when that lowers ``room + sum(j)`` (when
+        ``j`` is below the longest holding); at least one must be.  The answer depends
+        on the suit lengths (the table's keys) and on the owners of the cards at or
+        above the ``j``-th card of each counted suit: those cards are the relevant
+        ones.
         """
         hs = hands[side_seat]
-        if has_trump and (allc ^ hs) & tmask:
+        others = allc ^ hs
+        if has_trump and others & tmask:
             return 0
-        k = 0
-        room = 0
-        mrel = 0
+        total = 0  # room + the kept cards, the guarded suits counted as chosen
+        rel = 0
+        spare_d = 8
+        spare_bit = 0
         for sh in suit_shifts:
             rs = (allc >> sh) & 0xFF
             if not rs:
                 continue
-            t = 1 << (rs.bit_length() - 1)
-            if (hs >> sh) & t:
-                k += 1
-                mrel |= t << sh
-            else:
-                room += longest(hands, opp_seats, sh)
-        if k and room <= rem - k:
-            return mrel
-        return 0
+            ln = longest(hands, opp_seats, sh)
+            total += ln
+            j, bit = guards[((hs >> sh) & 0xFF) << 8 | ((others >> sh) & 0xFF)]
+            if j:
+                if j < ln:
+                    total += j - ln
+                    rel |= bit << sh
+                elif j - ln < spare_d:
+                    spare_d, spare_bit = j - ln, bit << sh
+        if not rel:
+            if not spare_bit:
+                return 0
+            total += spare_d
+            rel = spare_bit
+        return rel if total <= rem else 0
 
     def force(
         hands: list[int], leader: int, lo: int, hi: int, rem: int, allc: int
