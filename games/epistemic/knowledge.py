@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.history import CardHistory, Event
+from games.epistemic.history import CardHistory, Event, Move, MoveAll, Reveal, Show
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
@@ -81,6 +81,11 @@ KIND_STATES = 50_000
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
 PUBLIC = "__public__"
+
+#: The onlooker of a group in exact counting: everything some member sees (the
+#: group's distributed knowledge) or only what every member sees (a sufficient
+#: condition for its common knowledge), :meth:`GameKnowledge._group_knows`.
+GROUP = "__group__"
 
 
 class GameKnowledge:
@@ -182,6 +187,7 @@ class GameKnowledge:
         self._quotients: list[Any] = []
         self._kinds: list[Any] = []
         self._public: Any = None
+        self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
         #: kind quotient of a deck with copies, :meth:`_by_kinds`).
@@ -323,6 +329,57 @@ class GameKnowledge:
             except InvalidParameterError:
                 self._public = False
         return self._public or None
+
+    def _group_knows(self, group: Any, f: Any, *, union: bool) -> bool | None:
+        """Whether the onlooker of ``group`` knows the propositional ``f``, by exact counting.
+
+        ``union``: the onlooker sees everything some member sees (every member's
+        locations, every event with a member in its audience); its knowledge is
+        the group's distributed knowledge ``D_G f``, exactly.  Otherwise it sees
+        only what every member sees (the public locations and the locations every
+        member owns, the events whose audience holds the whole group): each
+        member's possible worlds keep its view, so every world that chains of the
+        members' possibilities reach does, and what it knows is common knowledge
+        ``C_G f`` (a sufficient condition; sharper than the public's).  ``None``:
+        not decided (counting does not take the history, or dropped a constraint
+        and does not know ``f``).
+        """
+        h = self.history
+        members = frozenset(group)
+        key = (union, members)
+        if key not in self._groups:
+            owns: dict[str, tuple[str, ...]] = {a: h.owns[a] for a in h.agents}
+            if union:
+                owns[GROUP] = tuple(sorted({m for a in members for m in h.owns[a]}))
+            else:
+                common = set.intersection(*(set(h.owns[a]) for a in members))
+                owns[GROUP] = tuple(sorted(common | set(h.public_locations())))
+
+            def aud(x: frozenset[str] | None) -> frozenset[str] | None:
+                if x is None or not (x & members if union else members <= x):
+                    return x
+                return x | {GROUP}
+
+            events: list[Event] = []
+            for e in h.events:
+                if isinstance(e, (Move, MoveAll)):
+                    e = replace(e, seen_by=aud(e.seen_by))  # type: ignore[arg-type]
+                elif isinstance(e, (Reveal, Show)):
+                    e = replace(e, to=aud(e.to))  # type: ignore[arg-type]
+                events.append(e)
+            initial = {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()}
+            try:
+                ds = CardHistory(h.deck, initial, owns, events).deal_state()
+            except InvalidParameterError:
+                ds = None
+            self._groups[key] = ds
+        ds = self._groups[key]
+        if ds is None or any("#" in a.args[1] for a in f.atoms()):
+            return None
+        kn = ds.knowledge(GROUP)
+        if kn.knows(f):
+            return True
+        return False if kn.exact and union else None
 
     def _knows(self, agent: str, f: Any) -> bool | None:
         """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by exact
@@ -469,11 +526,15 @@ class GameKnowledge:
             case Common(group, a):
                 if self._valid(a):
                     return True
+                if a.is_propositional() and self._group_knows(group, a, union=False):
+                    return True
                 out = True
                 for agent in group:
                     out = both(out, know(agent, a))
                 return False if out is False else None
             case Distributed(group, a):
+                if a.is_propositional():
+                    return self._group_knows(group, a, union=True)
                 if self._valid(a) or any(know(agent, a) for agent in group):
                     return True
                 return False if self._by_counting(a) is False else None
@@ -852,14 +913,17 @@ def _copies_marked(
 
 
 def _nested(f: Any) -> bool:
-    """Knowledge about knowledge, or common knowledge: first offered to exact counting,
+    """Knowledge about knowledge, common or distributed knowledge: first offered to exact
+    counting (a group's distributed knowledge of the cards is its union onlooker's),
     which decides it in milliseconds where it decides (:meth:`GameKnowledge._by_counting`,
     :func:`never_known`), before any structure or quotient is built (52-card koth at
     the deal: the structure takes 2-4 s; classic BS late in a game: the local quotient
     more than 100 s)."""
-    from kripke.formulas import Common
+    from kripke.formulas import Common, Distributed
 
-    return f.modal_depth() >= 2 or any(isinstance(g, Common) for g in f.subformulas())
+    return f.modal_depth() >= 2 or any(
+        isinstance(g, (Common, Distributed)) for g in f.subformulas()
+    )
 
 
 def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = None) -> bool:
@@ -999,8 +1063,9 @@ def _swap_class(h: CardHistory, x: int) -> set[int]:
 def _clean_cards(h: CardHistory, agent: str, within: str, kinds: set[int]) -> int:
     """How many cards of ``kinds`` lie at ``within``'s locations now that have been
     there since the deal and that ``agent`` never saw, nor any public event showed
-    (the same in every world ``within`` considers possible: it sees its own
-    locations); cards that came in later count as seen."""
+    (the same in every world ``within`` considers possible: it saw its hand dealt
+    and every move in or out); cards that came in later count as seen, and a
+    location with a move ``within`` did not see counts none."""
     mine_a = set(h.owns.get(within, ()))
     mine_b = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
@@ -1016,6 +1081,10 @@ def _clean_cards(h: CardHistory, agent: str, within: str, kinds: set[int]) -> in
     for st in h.steps:
         if st.kind in ("move", "all"):
             moved = Counter(st.kinds if st.kind == "move" else st.content)
+            if st.audience is not None and within not in st.audience:
+                for m in {st.src, st.dst} & set(clean):  # unseen: nothing there is sure
+                    del clean[m], content[m]
+                continue
             if st.src in content:
                 expose(st.src, moved)
                 content[st.src] -= moved

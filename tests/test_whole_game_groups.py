@@ -1,0 +1,121 @@
+"""Distributed and common knowledge of a group by exact counting: the group's
+onlookers of :meth:`games.epistemic.knowledge.GameKnowledge._group_knows`.
+
+The onlooker who sees everything some member sees knows exactly what the group
+knows distributedly (``D_G f``); the one who sees only what every member sees
+knows only what is common knowledge (``C_G f``).  Checked against the explicit
+model on random small histories (hypothesis), and at full size, where the
+benchmark's ``D`` formulas are answered by counting.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.epistemic import GameKnowledge, explicit_model
+from kripke import holds
+from kripke.formulas import Common, Distributed
+from tests.test_epistemic import random_formula, random_history
+
+
+def group_claims(seed: int, copies: bool) -> tuple[int, int]:
+    """Every group of two or three seats and random formulas about the cards on one
+    random history: the union onlooker's answers are ``D_G f`` (always given when
+    the counting is exact), the common onlooker's "knows" implies ``C_G f``."""
+    h = random_history(seed, copies=copies, events=6)
+    pm = explicit_model(h)
+    rng = random.Random(seed)
+    gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+    ds = gk._public_state()
+    dist = common = 0
+    agents = list(h.agents)
+    for _ in range(6):
+        group = tuple(rng.sample(agents, rng.randint(2, len(agents))))
+        f = random_formula(rng, h, 0)
+        if any("#" in a.args[1] for a in f.atoms()):
+            continue
+        d = gk._group_knows(group, f, union=True)
+        if d is not None:
+            assert d == holds(pm, Distributed(group, f)), (seed, group, str(f))
+            dist += 1
+        elif ds is not None:
+            assert not all(ds.knowledge(a).exact for a in agents)  # only a relaxed count is silent
+        if gk._group_knows(group, f, union=False):
+            assert holds(pm, Common(group, f)), (seed, group, str(f))
+            common += 1
+    return dist, common
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_group_onlookers_agree_with_the_explicit_model(seed, copies):
+    group_claims(seed, copies)
+
+
+def test_group_onlookers_decide_often():
+    dist = common = 0
+    for seed in range(30):
+        d, c = group_claims(seed, seed % 2 == 0)
+        dist, common = dist + d, common + c
+    assert dist > 60 and common > 0
+
+
+def test_distributed_knowledge_by_counting_in_game_knowledge():
+    """With the structure refused, ``D_G f`` about the cards is answered by counting as
+    the explicit model answers it, also where no member knows ``f`` alone."""
+    joint = 0
+    for seed in range(20):
+        h = random_history(seed, copies=seed % 2 == 0, events=5)
+        pm = explicit_model(h)
+        rng = random.Random(seed)
+        true = [t for t in h.atoms() if h._holds_now(h.card_formula(t))]
+        for _ in range(8):
+            a, b = rng.sample(list(h.agents), 2)
+            f = random_formula(rng, h, 0) if rng.random() < 0.3 else " & ".join(rng.sample(true, 2))
+            text = f"D_{{{a},{b}}} ({f})"
+            gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+            got = gk.holds(text)
+            assert got == holds(pm, text), (seed, text)
+            joint += got and gk.route == "counting" and not holds(pm, f"K_{a} ({f}) | K_{b} ({f})")
+    assert joint > 0
+
+
+def test_known_answer_a_card_two_seats_saw():
+    """A card x plays face down to the pile while y looks on: that it lies there is
+    common knowledge of x and y (both saw it, and the audience is public), though z,
+    and so the public, does not know it; the common onlooker of x and y knows it."""
+    from games.cards import Deck
+    from games.epistemic import CardHistory, Move
+
+    h = CardHistory(
+        Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C", "z": "D", "pile": ""}, ["x", "y", "z"]
+    )
+    h = h.then(Move("A", "x", "pile", seen_by=["x", "y"]))
+    pm = explicit_model(h)
+    assert holds(pm, "C_{x,y} has(pile, A)") and not holds(pm, "K_z has(pile, A)")
+    gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+    assert gk.holds("C_{x,y} has(pile, A)") is True and gk.route == "counting"
+    assert gk.holds("C_{x,z} has(pile, A)") is False
+
+
+def test_full_size_classic_distributed_knowledge():
+    """52-card classic BS after 16 plays: what two seats know together about a third's
+    cards is decided by counting, as the union of what they saw: every card of P2's
+    that P0 or P1 knows alone, the pair knows, and the pair knows some card of P2's
+    that neither knows alone."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-classic", 0) if k == 16)
+    gk = GameKnowledge(h)
+    together = alone = 0
+    for card in h.content()["P2"]:
+        got = gk.holds(f"D_{{P0,P1}} has(P2, {card})")
+        assert gk.route == "counting"
+        single = gk.holds(f"K_P0 has(P2, {card}) | K_P1 has(P2, {card})")
+        assert got or not single
+        together += got
+        alone += single
+    assert together >= alone
