@@ -400,3 +400,34 @@ def test_guarded_suits_bound_gives_the_side_a_trick():
             checked += 1
             deeper += kept >= 2
     assert checked >= 40 and deeper >= 10  # the bound applied often enough to be tested
+
+
+def test_trump_game_tricks_are_sure():
+    """The trump game the search cuts with (only the trumps count, the others take
+    every trick without a trump and the side never ruffs while it holds another
+    card), checked against plain minimax on its own: tricks the side is sure of
+    there, it can force in the real game -- one trick or more, the side or one of the
+    others on lead."""
+    rng = random.Random(29)
+    fired: dict[tuple[bool, bool], int] = {}
+    n = 3
+    for i in range(300):
+        suits = rng.sample(range(4), 2 + i % 3)
+        cards = rng.sample([8 * s + r for s in suits for r in range(8)], 4 * n)
+        hands = [mask_of(cards[j * n : (j + 1) * n]) for j in range(4)]
+        trump = rng.choice(suits)
+        side = rng.randrange(4)
+        pos = Position(hands, trump, rng.randrange(4))
+        game = DoubleDummySolver(trump, 4, side)._search[3]
+        trumps = [(h >> (8 * trump)) & 0xFF for h in hands]
+        most = None
+        for need in range(1, trumps[side].bit_count() + 1):
+            if game(list(trumps), n, pos.leader, need):
+                if most is None:
+                    most = BENCH.plain_tricks(pos, side)
+                assert most >= need, (hands, trump, side, pos.leader, need)
+                kind = (need > 1, pos.leader == side)
+                fired[kind] = fired.get(kind, 0) + 1
+    # the game proved one trick and more, with the side and the others on lead
+    assert min(fired.get(k, 0) for k in [(False, False), (True, False), (False, True)]) >= 5
+    assert fired.get((True, True), 0) >= 2

@@ -49,6 +49,11 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   others, any other suit at most as often as the longest holding of it among
   them; keeping those ``j`` cards, the side's trick is sure when its other cards
   cover the leads of the other suits;
+* the trump game: when the side (one seat) needs tricks and both teams hold
+  trumps, a game that keeps only the trumps (the others take every trick without
+  one, the side never ruffs while it holds another card) is searched on its own,
+  keyed on the trumps' order and owners; tricks the side is sure of there are
+  sure in the real game;
 * once a card has been searched without a cut, a later card of the same seat
   and suit is skipped when both lie below every relevant rank of that suit in
   the answer: the two positions differ only in cards the answer does not
@@ -450,8 +455,16 @@ class DoubleDummySolver:
         self._tt: dict[int, list[Any]] = {}
         self._seen: dict[tuple[int, ...], tuple[bool, int]] = {}
         self._lead_tt: dict[int, list[Any]] = {}
+        self._trump_games: dict[int, bool] = {}
         self._search = _make_search(
-            trump, players, self._side_bits, or_bits, self._tt, self._seen, self._lead_tt
+            trump,
+            players,
+            self._side_bits,
+            or_bits,
+            self._tt,
+            self._seen,
+            self._lead_tt,
+            self._trump_games,
         )
 
     # ------------------------------------------------------------ queries
@@ -489,8 +502,11 @@ class DoubleDummySolver:
         they hold too much."""
         if len(self._tt) > self.max_entries or len(self._lead_tt) > self.max_entries:
             self.clear()
-        elif len(self._seen) > self.max_entries:
-            self._seen.clear()
+        else:
+            if len(self._seen) > self.max_entries:
+                self._seen.clear()
+            if len(self._trump_games) > self.max_entries:
+                self._trump_games.clear()
         return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
@@ -574,6 +590,7 @@ class DoubleDummySolver:
         self._tt.clear()
         self._seen.clear()
         self._lead_tt.clear()
+        self._trump_games.clear()
 
     def __del__(self) -> None:
         # the search functions refer to each other, so they (and the tables they
@@ -586,7 +603,7 @@ class DoubleDummySolver:
         hands = list(pos.hands)
         n = self.players
         rem = pos.remaining_tricks
-        force, middle, last = self._search
+        force, middle, last, _ = self._search
         table = mask_of(pos.trick)
         allc = table
         for h in hands:
@@ -637,6 +654,7 @@ def _make_search(
     tt: dict[int, list[Any]],
     seen: dict[tuple[int, ...], tuple[bool, int]],
     lead_tt: dict[int, list[Any]],
+    trump_games: dict[int, bool],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -837,6 +855,105 @@ def _make_search(
             rel = spare_bit
         return rel if total <= rem else 0
 
+    def trump_game(tr: list[int], rem: int, leader: int, need: int) -> bool:
+        """Whether the side (one seat) is sure of ``need`` tricks in the *trump game* of
+        the trump masks ``tr`` (one a seat), ``rem`` cards a hand and ``leader`` on
+        lead.
+
+        The trump game keeps the trumps and counts every other card as a plain card:
+        a trick without a trump goes to the others, and any seat may lead the next one
+        (any of the others when one trick is all the side needs); on a plain lead the
+        side plays a plain card while it holds one, and the others play a trump or a
+        plain card as they like; a trump lead is followed with a trump by every seat
+        that holds one.  The others' play in the real game is legal there, and so is
+        the side's when it never ruffs while it holds a plain card (discarding one
+        instead); the same trumps win the same tricks, and a trick without a trump
+        that the side wins in the real game only adds to its count (when the side
+        needs one trick, that trick is all it needs).  So tricks the side is sure of
+        in the trump game are sure in the real game.  The answer depends only on the
+        trumps' order and owners, the number of cards a hand and the leader; it is
+        kept in ``trump_games``, the trumps compressed to their order.
+        """
+        u = 0
+        for t in tr:
+            u |= t
+        u <<= 8
+        key = (need << 4 | rem) << 4 | leader
+        for t in tr:
+            key = key << 8 | pext[u | t]
+        got = trump_games.get(key)
+        if got is None:
+            got = trump_games[key] = trump_trick(
+                [pext[u | t] for t in tr], rem, leader, need, 0, False, 0, -1
+            )
+        return got
+
+    def trump_trick(
+        tr: list[int], rem: int, leader: int, need: int, i: int, led: bool, best: int, bseat: int
+    ) -> bool:
+        """The trump game from the ``i``-th card of a trick (``led``: a trump was led;
+        ``best`` the highest trump played to it, by ``bseat``, or 0)."""
+        if i == n:
+            if best:
+                if bseat == side_seat:
+                    return need == 1 or trump_game(tr, rem - 1, bseat, need - 1)
+                return rem > need and trump_game(tr, rem - 1, bseat, need)
+            if rem <= need:
+                return False
+            for q in opp_seats if need == 1 else seats:
+                if not trump_game(tr, rem - 1, q, need):
+                    return False
+            return True
+        p = seat_at[leader][i]
+        t = tr[p]
+        plain = rem > t.bit_count()
+        if p == side_seat:
+            # a trump that beats the trick so far first, the lowest such, then low trumps
+            if i and (plain if not led else not t):
+                return trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+            x = t
+            low = []
+            while x:
+                b = x & -x
+                x ^= b
+                if b > best:
+                    tr[p] = t ^ b
+                    ok = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p)
+                    tr[p] = t
+                    if ok:
+                        return True
+                else:
+                    low.append(b)
+            for b in low:
+                tr[p] = t ^ b
+                ok = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+                tr[p] = t
+                if ok:
+                    return True
+            if i == 0 and plain:
+                return trump_trick(tr, rem, leader, need, 1, False, 0, -1)
+            return False
+        # the others: a plain card first (unless a trump must follow a trump lead),
+        # then their trumps from the lowest
+        if not t or (plain and not led):
+            if not trump_trick(tr, rem, leader, need, i + 1, led, best, bseat):
+                return False
+            if not t:
+                return True
+        x = t
+        while x:
+            b = x & -x
+            x ^= b
+            tr[p] = t ^ b
+            if b > best:
+                ok = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p)
+            else:
+                ok = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+            tr[p] = t
+            if not ok:
+                return False
+        return True
+
     def force(
         hands: list[int], leader: int, lo: int, hi: int, rem: int, allc: int
     ) -> tuple[bool, int]:
@@ -916,11 +1033,20 @@ def _make_search(
                     extra |= lb << tshift
                 if extra and lo == 0 and hi == rem:
                     return True, extra
-        if lo == 1 and hi == rem and single and not side_bits >> leader & 1:
-            mrel = masters(hands, allc, rem)
-            if mrel:
-                seen[key] = known = (True, mrel)
-                return known
+        if lo and hi == rem and single:
+            if has_trump and (allc ^ hands[side_seat]) & tmask:
+                # the others hold trumps: the trump game, if the side holds enough
+                if lo <= ((hands[side_seat] >> tshift) & 0xFF).bit_count() and trump_game(
+                    [(h >> tshift) & 0xFF for h in hands], rem, leader, lo
+                ):
+                    tl = (allc >> tshift) & 0xFF
+                    seen[key] = known = (True, (tl & -tl) << tshift)
+                    return known
+            elif lo == 1 and not side_bits >> leader & 1:
+                mrel = masters(hands, allc, rem)
+                if mrel:
+                    seen[key] = known = (True, mrel)
+                    return known
         # the position's description: compressed suits and suit lengths
         full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
@@ -1357,7 +1483,7 @@ def _make_search(
             skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
         return not chooser, run_rel(acc, h, allc, suits)
 
-    return force, middle, last
+    return force, middle, last, trump_game
 
 
 def _side_solver(pos: Position, side: int | Iterable[int]) -> DoubleDummySolver:
