@@ -188,6 +188,7 @@ class GameKnowledge:
         self._kinds: list[Any] = []
         self._public: Any = None
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
+        self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
         #: kind quotient of a deck with copies, :meth:`_by_kinds`).
@@ -453,6 +454,7 @@ class GameKnowledge:
         """
         from kripke.formulas import (
             And,
+            Atom,
             Common,
             Distributed,
             Everybody,
@@ -486,7 +488,9 @@ class GameKnowledge:
                 return self._knows(agent, g)
             if self._valid(g) or (agent != PUBLIC and self._ignorant(g, agent)):
                 return True
-            return False if self._by_counting(g) is False else None
+            if self._by_counting(g) is False or self._witnessed(agent, g):
+                return False
+            return None
 
         match f:
             case Not(a):
@@ -531,6 +535,9 @@ class GameKnowledge:
                 out = True
                 for agent in group:
                     out = both(out, know(agent, a))
+                if out is not False and isinstance(a, Atom):  # a reachable world without K_b a
+                    if any(self._witnessed(x, Know(y, a)) for x in group for y in group if x != y):
+                        return False
                 return False if out is False else None
             case Distributed(group, a):
                 if a.is_propositional():
@@ -539,6 +546,28 @@ class GameKnowledge:
                     return True
                 return False if self._by_counting(a) is False else None
         return None
+
+    def _witnessed(self, agent: str, g: Any) -> bool:
+        """Whether a world ``agent`` considers possible was found where ``g`` is false, for
+        ``g`` = ``~K_b has(L, C)`` or ``K_b has(L, C)``
+        (:func:`~games.epistemic.witness.witness_knowledge`): then ``K_agent g`` fails."""
+        from kripke.formulas import Atom, Know, Not
+
+        match g:
+            case Not(Know(b, Atom() as a)):
+                key, knows = (agent, b, a.key), True
+            case Know(b, Atom() as a):
+                key, knows = (agent, b, a.key), False
+            case _:
+                return False
+        if agent == PUBLIC or b == PUBLIC:
+            return False
+        if (key, knows) not in self._witnesses:
+            from games.epistemic.witness import witness_knowledge
+
+            found = witness_knowledge(self.history, agent, b, a, knows=knows)
+            self._witnesses[key, knows] = found
+        return self._witnesses[key, knows]
 
     def _by_quotient(self, g: Any) -> bool:
         """Truth of ``g`` on the local card-symmetry quotient (route ``"local quotient"``):

@@ -1,0 +1,181 @@
+"""Witness worlds: another history a seat cannot tell from the true one.
+
+A formula ``M_a g`` ("seat ``a`` considers ``g`` possible") is shown by a
+single world ``a`` considers possible where ``g`` holds.  This module builds
+such worlds from the true history by *trading cards that never moved*: a
+card that has lain at location ``M`` since the deal, seen neither by ``a``
+nor by any public event, can change places with one that has lain at ``N``
+all along, when every count of the history that covers just one of ``M`` and
+``N`` treats their kinds alike.  The traded history (a new
+:class:`~games.epistemic.history.CardHistory`, so every event is checked
+again) gives ``a`` the same observations, so it is one of ``a``'s worlds, and
+what another seat ``b`` knows there is read from ``b``'s exact counting in it.
+
+:func:`witness_knowledge` looks for a world of ``a`` where ``b`` knows
+``has(L, C#k)`` (the copies of ``C`` that can be traded go into ``b``'s hands,
+so that ``b`` can pin the others at ``L``) or where ``b`` surely does not (the
+copies ``b`` holds go elsewhere).  A world found is a proof (``M_a K_b`` or
+``M_a ~K_b``), no world found proves nothing.
+
+Examples
+--------
+x holds A and B and puts one card on z's heap without looking (it was the B):
+
+>>> from games.cards import Deck
+>>> from games.epistemic.history import CardHistory, Move
+>>> from kripke.formulas import Atom
+>>> h = CardHistory(Deck(["A", "B", "C", "D"], [1, 2, 2, 1]),
+...                 {"x": "A B", "y": "", "z": "C D", "pile": "B C"}, ["x", "y", "z"])
+>>> h = h.then(Move("B", "x", "z", seen_by=[]))
+>>> h.deal_state().knows("x", Atom("has", ("z", "B")))
+False
+>>> # had x been dealt the pile's B for its A, x would know; y cannot tell
+>>> witness_knowledge(h, "y", "x", Atom("has", ("z", "B")), knows=True)
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.epistemic.history import CardHistory
+from games.errors import GameError
+
+__all__ = ["static_cards", "traded", "witness_knowledge"]
+
+
+def static_cards(h: CardHistory, seat: str) -> dict[str, Counter[int]]:
+    """For every location ``seat`` does not own, how many copies of each kind have lain
+    there since the deal, never shown to ``seat`` or to everybody: the cards a
+    trade may move without ``seat`` seeing a difference.
+
+    A location revealed to ``seat`` (or to everybody) has none; a shown copy is
+    kept out while the show needs it.
+    """
+    mine = set(h.owns.get(seat, ()))
+    public = set(h.public_locations())
+    cur = {m: Counter(h.initial[m]) for m in h.locations}
+    low = {m: Counter(cur[m]) for m in h.locations if m not in mine and m not in public}
+
+    def floor(m: str, less: Counter[int] | None = None) -> None:
+        if m in low:
+            for k in list(low[m]):
+                low[m][k] = min(low[m][k], cur[m][k] - (less[k] if less else 0))
+
+    for st in h.steps:
+        sees = st.audience is None or seat in st.audience
+        if st.kind in ("move", "all"):
+            moved = Counter(st.kinds if st.kind == "move" else st.content)
+            cur[st.src] -= moved
+            cur[st.dst] += moved
+            floor(st.src)
+        elif st.kind == "reveal" and sees:
+            low.pop(st.src, None)
+        elif st.kind == "show":  # the shown copies must stay for the show to hold
+            floor(st.src, Counter(st.kinds))
+    return {m: +c for m, c in low.items()}
+
+
+def _alike(h: CardHistory, m: str, n: str, p: int, q: int) -> bool:
+    """Whether every count and fact of ``h`` stays true when a ``p`` at ``m`` and a ``q``
+    at ``n`` trade places for the whole history (a count over just one of the two
+    locations must hold both kinds or neither; no fact may name them)."""
+    for st in h.steps:
+        if st.kind == "count":
+            ks = set(st.kinds)
+            if (m in st.locations) != (n in st.locations) and (p in ks) != (q in ks):
+                return False
+        elif st.kind == "fact":
+            named = {h.atom_cell(a)[1] for a in st.formula.atoms()}
+            if p in named or q in named:
+                return False
+    return True
+
+
+def traded(h: CardHistory, trades: list[tuple[str, int, str, int]]) -> CardHistory | None:
+    """``h`` with the initial deal changed by ``trades`` (a ``p`` at ``m`` and a ``q`` at
+    ``n`` change places, for each ``(m, p, n, q)``) and the same events, or ``None``
+    when an event no longer fits the cards (checked as any history is)."""
+    deal = {m: Counter(ks) for m, ks in h.initial.items()}
+    for m, p, n, q in trades:
+        deal[m][p] -= 1
+        deal[m][q] += 1
+        deal[n][q] -= 1
+        deal[n][p] += 1
+    if any(c < 0 for d in deal.values() for c in d.values()):
+        return None
+    initial = {m: [h.deck.name(k) for k in sorted(d.elements())] for m, d in deal.items()}
+    try:
+        return CardHistory(h.deck, initial, h.owns, h.events)
+    except GameError:
+        return None
+
+
+def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool) -> bool:
+    """Whether a world ``a`` considers possible was found where ``b`` knows the card
+    atom ``atom`` (``knows=True``) or surely does not know it (``knows=False``, read
+    from exact counting only): ``True`` is a proof, ``False`` means none was found.
+
+    One history is tried (the true one is the caller's to ask): the copies of
+    ``C`` that can be traded moved into ``b``'s locations (``knows=True``), or
+    out of them to places other than ``L`` (``knows=False``), each for a
+    static card there that the counts treat alike.
+    """
+    from kripke.errors import UnknownAtomError
+    from kripke.formulas import Atom
+
+    if a == b or not isinstance(atom, Atom) or "#" in str(atom.args[1]):
+        return False  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
+    try:
+        loc, x, _ = h.atom_cell(atom)
+    except UnknownAtomError:
+        return False
+    static = static_cards(h, a)
+    theirs = [m for m in h.owns.get(b, ()) if m in static]
+    trades: list[tuple[str, int, str, int]] = []
+    if knows:  # copies of C lying elsewhere go to b
+        sources = [m for m in static if m != loc and m not in theirs]
+        for m in sources:
+            for _ in range(static[m][x]):
+                got = _partner(h, static, m, x, theirs, avoid=x)
+                if got is None:
+                    break
+                trades.append(got)
+    else:  # b's copies of C go elsewhere
+        for n in theirs:
+            for _ in range(static[n][x]):
+                others = [m for m in static if m not in theirs and m != loc]
+                got = _partner(h, static, n, x, others, avoid=x)
+                if got is None:
+                    break
+                trades.append(got)
+    world = traded(h, trades) if trades else None
+    if world is None:
+        return False
+    try:
+        kn = world.deal_state().knowledge(b)
+    except GameError:  # a fact: counting does not take the history
+        return False
+    got = kn.knows(atom)
+    return bool(got) if knows else not got and kn.exact
+
+
+def _partner(
+    h: CardHistory,
+    static: dict[str, Counter[int]],
+    m: str,
+    p: int,
+    places: list[str],
+    *,
+    avoid: int,
+) -> tuple[str, int, str, int] | None:
+    """A trade of one static ``p`` at ``m`` for a static card of another kind at one of
+    ``places`` that the counts treat alike; the static counts are used up."""
+    for n in places:
+        for q, c in sorted(static[n].items()):
+            if c > 0 and q != avoid and _alike(h, m, n, p, q):
+                static[m][p] -= 1
+                static[n][q] -= 1
+                return (m, p, n, q)
+    return None
