@@ -1102,6 +1102,7 @@ def _clean_cards(h: CardHistory, agent: str, within: str, kinds: set[int]) -> in
         return 0
     content = {m: Counter(h.initial[m]) for m in mine_a}
     clean = {m: Counter() if m in public else Counter(h.initial[m]) for m in mine_a}
+    blind: Counter[str] = Counter()  # cards shown to agent there, which within did not see
 
     def expose(m: str, shown: Counter[int]) -> None:  # the seen copies: unclean ones first
         for k, c in shown.items():
@@ -1121,8 +1122,12 @@ def _clean_cards(h: CardHistory, agent: str, within: str, kinds: set[int]) -> in
                 content[st.dst].update(moved)  # new arrivals stay unclean
         elif st.kind in ("reveal", "show") and st.src in content:
             if st.audience is None or agent in st.audience:
-                expose(st.src, Counter(st.content if st.kind == "reveal" else st.kinds))
-    return sum(clean[m][k] for m in clean for k in kinds)
+                what = Counter(st.content if st.kind == "reveal" else st.kinds)
+                if st.audience is None or within in st.audience:
+                    expose(st.src, what)
+                else:  # within did not see which cards: any of them may have been
+                    blind[st.src] += sum(what.values())
+    return sum(max(0, sum(clean[m][k] for k in kinds) - blind[m]) for m in clean)
 
 
 def _unclean_most(h: CardHistory, agent: str) -> dict[str, int]:
@@ -1194,26 +1199,84 @@ def swap_unknown(
         return False
     if loc in h.owns.get(within, ()) or loc in h.owns.get(agent, ()):
         return False
-    cls = _swap_class(h, x)
-    if not cls:
-        return False
     marked, most = _copies_marked(h, agent, x, within, loc, counts_mark=False)
-    if marked:
-        return False
     need = most - j + 1
-    if need <= 0 or _clean_cards(h, agent, within, cls) >= need:
+    if need <= 0:
         return True
-    if knowledge is None:
-        return False
+    cls = _swap_class(h, x)
+    if cls and not marked:
+        if _clean_cards(h, agent, within, cls) >= need:
+            return True
+        if knowledge is not None and _clean_elsewhere(h, agent, cls, loc, knowledge) >= need:
+            return True
+    return knowledge is not None and _static_partners(h, agent, within, x, loc, knowledge) >= need
+
+
+def _clean_elsewhere(h: CardHistory, agent: str, cls: set[int], loc: str, knowledge: Any) -> int:
+    """The fewest cards of ``cls`` away from ``loc`` and ``agent``'s locations in the worlds
+    of ``knowledge`` (a seat's counting), less every card there ``agent`` may have seen."""
     others = set(h.owns.get(agent, ())) | {loc}
     unclean = _unclean_most(h, agent)
     size = h.sizes()
     spots = [m for m in h.locations if m not in others and unclean[m] < size[m]]
     if not spots:
-        return False
-    dist = knowledge.count_distribution([h.deck.name(k) for k in sorted(cls)], spots, exact=True)
-    fewest = next(v for v, p in enumerate(dist) if p > 0)
-    return fewest - sum(unclean[m] for m in spots) >= need
+        return 0
+    return _fewest(h, knowledge, cls, spots) - sum(unclean[m] for m in spots)
+
+
+def _fewest(h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str]) -> int:
+    """The fewest copies of ``kinds`` that ``spots`` hold together in ``knowledge``'s worlds
+    (exact arithmetic: a world is never lost to rounding)."""
+    dist = knowledge.count_distribution([h.deck.name(k) for k in sorted(kinds)], spots, exact=True)
+    return next(v for v, p in enumerate(dist) if p > 0)
+
+
+def _static_partners(
+    h: CardHistory, agent: str, within: str, x: int, loc: str, knowledge: Any
+) -> int:
+    """How many cards, in every world of ``knowledge`` (a seat's counting), a copy of ``x``
+    at ``loc`` can trade places with for the whole history, unseen by ``agent``,
+    when nothing ever came into ``loc`` (so its copies of ``x`` lay there since
+    the deal): cards lying since the deal at a place ``M`` nothing came into,
+    never revealed to ``agent`` or to everybody, of kinds that every count over
+    just one of ``loc`` and ``M`` treats like ``x`` and that no fact names, less
+    the cards shown there (their shows keep holding); ``0`` when a copy of ``x``
+    at ``loc`` may have been seen or shown to ``agent`` (a show ``within`` did not see
+    may have been of ``x``)."""
+    mine = set(h.owns.get(agent, ()))
+    arrived: set[str] = set()
+    revealed: set[str] = set()
+    shown: Counter[str] = Counter()
+    named: set[int] = set()
+    for st in h.steps:
+        sees = st.audience is None or agent in st.audience
+        if st.kind in ("move", "all"):
+            arrived.add(st.dst)
+        elif st.kind == "reveal" and sees:
+            revealed.add(st.src)
+        elif st.kind == "show":
+            # at loc, a show the agent saw must not hold x in any world of within's
+            saw = st.audience is None or within in st.audience
+            if st.src == loc and sees and (x in st.kinds or not saw):
+                return 0
+            shown[st.src] += len(st.kinds)
+        elif st.kind == "fact":
+            named |= _constrained(h, st)[0]
+    if loc in arrived or loc in revealed or loc in mine or x in named:
+        return 0
+    public = set(h.public_locations())
+    total = 0
+    for m in h.locations:
+        if m == loc or m in mine or m in public or m in arrived or m in revealed:
+            continue
+        alike = set(range(len(h.deck.copies))) - named - {x}
+        for st in h.steps:
+            if st.kind == "count" and (loc in st.locations) != (m in st.locations):
+                inside = x in st.kinds
+                alike = {k for k in alike if (k in st.kinds) == inside}
+        if alike:
+            total += max(0, _fewest(h, knowledge, alike, [m]) - shown[m])
+    return total
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
