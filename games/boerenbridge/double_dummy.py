@@ -75,16 +75,17 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   chunk (each crossing allocated and released a chunk: 10-30% of a solve,
   depending on how deep the caller's stack happened to be).
 
-Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1``,
-measured on a machine shared with other work, load about 5 on 2 cores): one seat's
-most tricks in a full 8-card, 4-hand position (32 cards) take 5.8 ms of CPU on
-average (p99 43 ms); the hardest of the 500 positions (position 278: trumps held on
-both sides, the side proving its single trick against the others' leads) takes
-63-65 ms, the least CPU time of 4 runs, so the goal of at most 50 ms for every
-position is not met on that machine.  86% of the positions searched at a trick
-boundary have one of the others on lead, and half of them leave the side one
-trick to find: most of the search proves that the side keeps its tricks against
-their leads.
+Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1
+--baseline 256ebfd``, measured on a machine shared with other work, load 2-4 on 2
+cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
+4.3 ms of CPU on average (p99 28 ms), and the hardest of the 500 positions 40.8 ms
+(the least CPU time of 4 runs), within the goal of a mean of at most 10 ms and a
+worst of at most 50 ms; the solver of revision 256ebfd (before the trump game and
+the guarded suits) took 5.3 ms and 58.6 ms in the same run.  Other seeds have harder
+positions: the worst of seed 2 takes 50.8 ms (48.3 ms before: the trump game's
+wider relevant cards cost more than it saves there) and of seed 7 70.4 ms (110.0
+before).  The hardest positions left prove the side's tricks where the trump game
+does not apply: without trumps, or with trumps in one team's hands only.
 
 Examples
 --------
