@@ -89,6 +89,8 @@ class DealState:
         self._owns = owns
         sizes = {loc: len(ks) for loc, ks in self._deal.items()}
         self._know = {a: DealKnowledge(deck, sizes, name=a) for a in owns}
+        for kn in self._know.values():
+            kn.compact_tables = True
         self._log: list[tuple[Any, ...]] = [("deal", dict(sizes))]
         self._initial = {loc: list(ks) for loc, ks in self._deal.items()}
         for a, ls in owns.items():
