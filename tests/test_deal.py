@@ -293,8 +293,11 @@ def test_dp_equals_enumeration(seed):
     _check(seed)
 
 
-def _bs_scenario(seed):
-    """BS-shaped histories: face-down plays, calls, pickups (the hard merges)."""
+def _bs_scenario(seed, max_table=None):
+    """BS-shaped histories: face-down plays, calls, pickups (the hard merges).
+
+    ``max_table`` (if given) is every agent's :attr:`DealKnowledge.max_table`.
+    """
     rng = random.Random(seed)
     nk = rng.randint(4, 6)
     copies = [rng.choice([1, 1, 2]) for _ in range(nk)]
@@ -311,6 +314,9 @@ def _bs_scenario(seed):
     start = {x: sorted(v) for x, v in start.items()}
     owns = {a: [a] for a in agents}
     state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
+    if max_table is not None:
+        for a in agents:
+            state.knowledge(a).max_table = max_table
     events = []
     turn = 0
     for _ in range(rng.randint(2, 6)):
@@ -340,19 +346,23 @@ def _bs_scenario(seed):
 def test_dp_equals_enumeration_on_bs_histories(seed):
     deck, start, events, agents, owns, state = _bs_scenario(seed)
     ref = _reference(deck, start, events, agents, owns)
-    locs = list(start)
     for a in agents:
         kn = state.knowledge(a)
-        worlds = ref[a]
         assert kn.exact, (seed, a)
-        assert kn.count() == len(worlds), (seed, a)
-        z = sum(worlds.values())
-        got = kn.marginals(exact=True)
-        for x in locs:
-            col = kn.locations.index(x)
-            for k in range(len(deck)):
-                want = sum(Fraction(w * dict(key)[x].count(k), z) for key, w in worlds.items())
-                assert got[k, col] == want, (seed, a, x, deck.name(k))
+        _assert_counts_as(kn, ref[a], list(start), (seed, a))
+
+
+def _assert_counts_as(kn, worlds, locs, tag):
+    """The knowledge's count and exact marginals are those of the enumerated ``worlds``."""
+    deck = kn.deck
+    assert kn.count() == len(worlds), tag
+    z = sum(worlds.values())
+    got = kn.marginals(exact=True)
+    for x in locs:
+        col = kn.locations.index(x)
+        for k in range(len(deck)):
+            want = sum(Fraction(w * dict(key)[x].count(k), z) for key, w in worlds.items())
+            assert got[k, col] == want, (*tag, x, deck.name(k))
 
 
 @pytest.mark.parametrize("seed", range(10))

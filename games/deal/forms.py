@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -80,3 +83,78 @@ class _TooLarge(Exception):
     def __init__(self, pred: _Pred | None):
         super().__init__("constraint table too large")
         self.pred = pred
+
+
+Coefs = tuple[tuple[int, int, int], ...]
+
+
+def _subtract(vec: dict[Any, Fraction], other: Mapping[Any, Fraction], f: Fraction) -> None:
+    """``vec -= f * other`` for sparse vectors, in place (zeros removed)."""
+    for key, c in other.items():
+        v = vec.get(key, Fraction(0)) - f * c
+        if v:
+            vec[key] = v
+        else:
+            vec.pop(key, None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _span(coefs: tuple[Coefs, ...]) -> tuple[dict[int, Fraction] | None, ...]:
+    """Which linear parts are combinations of earlier independent ones.
+
+    ``coefs`` are the (distinct) linear parts of some forms, in the order in
+    which they should be preferred as independent axes.  Returns, for each,
+    None if it is kept as an axis, else ``{j: a_j}`` with the part equal to
+    ``sum a_j * coefs[j]`` over kept parts ``j`` (cached: read it, never
+    change it).
+
+    A part with a cell no other remaining part has cannot take part in a
+    linear relation: such parts are kept first (repeatedly); the rest is
+    reduced exactly over the rationals.
+
+    Examples
+    --------
+    >>> x, y = (0, 0, 1), (1, 0, 1)
+    >>> _span((((0, 0, 1),), ((0, 0, -1),)))
+    (None, {0: Fraction(-1, 1)})
+    >>> _span(((x,), (y,), (x, y), ((0, 0, 2), (1, 0, 2))))
+    (None, None, {0: Fraction(1, 1), 1: Fraction(1, 1)}, {0: Fraction(2, 1), 1: Fraction(2, 1)})
+    >>> _span(((x,), (y,)))
+    (None, None)
+    """
+    n = len(coefs)
+    out: list[dict[int, Fraction] | None] = [None] * n
+    cells = [{(k, ll): c for k, ll, c in cf} for cf in coefs]
+    alive = set(range(n))
+    while True:
+        seen: dict[tuple[int, int], int] = {}
+        for i in alive:
+            for cell in cells[i]:
+                seen[cell] = seen.get(cell, 0) + 1
+        private = [i for i in alive if any(seen[cell] == 1 for cell in cells[i])]
+        if not private:
+            break
+        alive.difference_update(private)
+    if len(alive) < 2:
+        return tuple(out)
+    # Gaussian elimination over the remaining parts, in the given order:
+    # ``rows`` are reduced vectors with their pivot cell and their expression
+    # in the kept parts
+    rows: list[tuple[tuple[int, int], dict[tuple[int, int], Fraction], dict[int, Fraction]]] = []
+    for i in sorted(alive):
+        vec = {cell: Fraction(c) for cell, c in cells[i].items()}
+        expr: dict[int, Fraction] = {i: Fraction(1)}
+        for pivot, rvec, rexpr in rows:
+            a = vec.get(pivot)
+            if not a:
+                continue
+            f = a / rvec[pivot]
+            _subtract(vec, rvec, f)
+            _subtract(expr, rexpr, f)
+        if vec:
+            rows.append((min(vec), vec, expr))
+            continue
+        # 0 = sum expr[j] * part_j: part i is minus the rest over its coefficient
+        own = expr.pop(i)
+        out[i] = {j: -c / own for j, c in expr.items()}
+    return tuple(out)

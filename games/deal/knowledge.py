@@ -17,7 +17,7 @@ from games.deal.cells import tighten
 from games.deal.counting import MAX_TABLE_BYTES
 from games.deal.engine import _Engine
 from games.deal.flow import _feasible_flow, _min_cut
-from games.deal.forms import _Form, _interval_pred, _Pred, _sum_forms, _TooLarge
+from games.deal.forms import _Form, _interval_pred, _Pred, _span, _sum_forms, _TooLarge
 from games.deal.formulas import _as_prop, _shannon
 from games.errors import (
     CardParseError,
@@ -91,6 +91,13 @@ class DealKnowledge:
         self._aux_recent: dict[Any, _Aux] = {}
         #: Largest joint-constraint table a merge may build (value combinations).
         self.max_table = 20_000
+        #: Whether a joint-constraint table has an axis only for each form that
+        #: is not a linear combination of the others, and its forms' ranges are
+        #: bounded by the locations' sizes as well as by the copies of the
+        #: kinds.  More constraints then stay within :attr:`max_table` (the
+        #: knowledge stays exact for longer), and counting with them costs
+        #: more.  :class:`~games.deal.DealState` turns it on.
+        self.compact_tables = False
         #: Largest enumeration (states times options) a query may build for one
         #: group of linked card kinds.
         self.max_states = 400_000
@@ -879,29 +886,72 @@ class DealKnowledge:
         self._preds = preds
 
     def _box_size(self, forms: Iterable[_Form]) -> int:
-        """Value combinations of the distinct forms (after folding)."""
-        seen: dict[tuple[tuple[int, int, int], ...], int] = {}
+        """Value combinations of the independent forms (after folding).
+
+        Forms with the same cells share one axis, and a form whose cells are
+        a linear combination of other forms' has none (see :meth:`_axes`).
+        """
+        _, ranges, dep, _ = self._axes(forms)
+        size = 1
+        for (lo_v, hi_v), expr in zip(ranges, dep, strict=True):
+            if expr is None:
+                size *= max(hi_v - lo_v + 1, 1)
+        return size
+
+    def _axes(
+        self, forms: Iterable[_Form]
+    ) -> tuple[
+        list[_Form], list[tuple[int, int]], list[dict[int, Fraction] | None], list[tuple[int, int]]
+    ]:
+        """The distinct folded forms of ``forms``, their ranges, their dependencies and
+        where each given form is read.
+
+        Returns ``(uforms, ranges, dep, mapping)``: ``dep[u]`` is None for an
+        axis of a table over these forms (every form, unless
+        :attr:`compact_tables`), else ``{v: a}``: the cells of
+        ``uforms[u]`` are ``sum a * cells of uforms[v]`` (axes ``v``, so
+        its value is ``offset_u + sum a * (value_v - offset_v)``); the
+        ``i``-th form is ``uforms[u] + d`` for ``(u, d) = mapping[i]``.
+        Forms with narrow ranges are preferred as axes.
+        """
         aux = self._aux()
+        index: dict[tuple[tuple[int, int, int], ...], int] = {}
+        uforms: list[_Form] = []
+        mapping: list[tuple[int, int]] = []
         for f in forms:
             g = aux.fold_memo(f)
-            if g.coef not in seen:
-                lo_v, hi_v = aux.range_memo(g)
-                seen[g.coef] = hi_v - lo_v + 1
-        size = 1
-        for n in seen.values():
-            size *= max(n, 1)
-        return size
+            u = index.get(g.coef)
+            if u is None:
+                u = index[g.coef] = len(uforms)
+                uforms.append(g)
+            mapping.append((u, g.offset - uforms[u].offset))
+        ranges = [aux.range_memo(g) for g in uforms]
+        if len(uforms) < 2 or not self.compact_tables:
+            return uforms, ranges, [None] * len(uforms), mapping
+        key = tuple(g.coef for g in uforms)
+        dep = aux.spans.get(key)
+        if dep is None:
+            order = sorted(range(len(uforms)), key=lambda u: ranges[u][1] - ranges[u][0])
+            got = _span(tuple(uforms[u].coef for u in order))
+            dep = [None] * len(uforms)
+            for pos, d in enumerate(got):
+                if d is not None:
+                    dep[order[pos]] = {order[j]: a for j, a in d.items()}
+            aux.spans[key] = dep
+        return uforms, ranges, dep, mapping
 
     def _aux(self) -> _Aux:
         """Per-state data of :meth:`_fold` and :meth:`_form_range`, cached by value."""
-        key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size))
+        key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size), self.compact_tables)
         aux = self._aux_cache
         if aux is not None and aux.key == key:
             return aux
         recent = self._aux_recent
         aux = recent.get(key)
         if aux is None:
-            aux = recent[key] = _Aux(key, self._lo, self._hi, self._size, self._copies)
+            aux = recent[key] = _Aux(
+                key, self._lo, self._hi, self._size, self._copies, self.compact_tables
+            )
             if len(recent) > 4:
                 del recent[next(iter(recent))]
         self._aux_cache = aux
@@ -917,39 +967,48 @@ class DealKnowledge:
         """Tabulate ``fn`` over the possible values of the forms (None if always true).
 
         Forms with the same cells share one axis (their values differ by a
-        constant); axes the result does not depend on are dropped.
+        constant), forms whose cells are combinations of other forms' have
+        none (see :meth:`_axes`); axes the result does not depend on are
+        dropped.
         """
-        aux = self._aux()
-        folded = [aux.fold_memo(f) for f in forms]
-        index: dict[tuple[tuple[int, int, int], ...], int] = {}
-        ubase: list[int] = []
-        ucoef: list[tuple[tuple[int, int, int], ...]] = []
-        mapping: list[tuple[int, int]] = []
-        for f in folded:
-            u = index.get(f.coef)
-            if u is None:
-                u = index[f.coef] = len(ubase)
-                ubase.append(f.offset)
-                ucoef.append(f.coef)
-            mapping.append((u, f.offset - ubase[u]))
-        uforms = [_Form(c, o) for c, o in zip(ucoef, ubase, strict=True)]
-        ranges = [aux.range_memo(f) for f in uforms]
-        shape = tuple(hi - lo + 1 for lo, hi in ranges)
+        uforms, ranges, dep, mapping = self._axes(forms)
+        axes = [u for u in range(len(uforms)) if dep[u] is None]
+        shape = tuple(ranges[u][1] - ranges[u][0] + 1 for u in axes)
         if any(x <= 0 for x in shape):
             raise self._fail("a joint constraint")
         size = int(np.prod(shape, dtype=np.int64)) if shape else 1
         if size > self.max_table:
             raise _TooLarge(None)
-        grid = np.indices(shape).reshape(len(shape), -1).T + np.asarray(
-            [lo for lo, _ in ranges], dtype=np.int64
+        grid = np.indices(shape).reshape(len(shape), size).T + np.asarray(
+            [ranges[u][0] for u in axes], dtype=np.int64
         )
         grid = grid.reshape(size, len(shape)).astype(np.int64)
-        vals = np.stack([grid[:, u] + d for u, d in mapping], axis=1) if mapping else grid
-        ok = np.asarray(fn(vals), dtype=bool).reshape(shape)
+        ucol: dict[int, np.ndarray] = {u: grid[:, i] for i, u in enumerate(axes)}
+        # a form without an axis is computed from the axes; where its value is
+        # not an integer in its range no deal lies, and the table may say True
+        care = np.ones(size, dtype=bool)
+        for u, expr in enumerate(dep):
+            if expr is None:
+                continue
+            den = math.lcm(*(a.denominator for a in expr.values()))
+            num = np.full(size, den * uforms[u].offset, dtype=np.int64)
+            for v, a in expr.items():
+                num += int(a * den) * (ucol[v] - uforms[v].offset)
+            care &= num % den == 0
+            val = num // den
+            care &= (ranges[u][0] <= val) & (val <= ranges[u][1])
+            ucol[u] = val
+        vals = (
+            np.stack([ucol[u] + shift for u, shift in mapping], axis=1)
+            if mapping
+            else np.zeros((size, 0), dtype=np.int64)
+        )
+        ok = np.asarray(fn(vals), dtype=bool)
+        if not (ok & care).any():
+            raise self._fail("a joint constraint")
+        ok = (ok | ~care).reshape(shape)
         if ok.all():
             return None
-        if not ok.any():
-            raise self._fail("a joint constraint")
         keep = []
         for d in range(ok.ndim):
             first = np.take(ok, [0], axis=d)
@@ -958,8 +1017,10 @@ class DealKnowledge:
         for d in reversed(range(ok.ndim)):
             if d not in keep:
                 ok = np.take(ok, 0, axis=d)
-        pred = _Pred(tuple(uforms[d] for d in keep), tuple(ranges[d][0] for d in keep), ok)
-        return self._shrink(pred, aux)
+        pred = _Pred(
+            tuple(uforms[axes[d]] for d in keep), tuple(ranges[axes[d]][0] for d in keep), ok
+        )
+        return self._shrink(pred)
 
     def _fold(self, f: _Form) -> _Form:
         """Canonical form: known cells in the offset, each column written shortest.
@@ -1484,14 +1545,27 @@ class _Aux:
         "row_free",
         "cp",
         "size",
+        "col_lo",
+        "col_free",
+        "lo_t",
+        "hi_t",
+        "compact",
         "folds",
         "ranges",
+        "spans",
     )
 
     def __init__(
-        self, key: Any, lo: np.ndarray, hi: np.ndarray, size: Sequence[int], cp: np.ndarray
+        self,
+        key: Any,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        size: Sequence[int],
+        cp: np.ndarray,
+        compact: bool = False,
     ):
         self.key = key
+        self.compact = compact
         self.lo: list[list[int]] = lo.tolist()
         self.hi: list[list[int]] = hi.tolist()
         fixed = lo == hi
@@ -1505,8 +1579,13 @@ class _Aux:
         self.row_free: list[int] = (hi - lo).sum(axis=1).tolist()
         self.cp: list[int] = cp.tolist()
         self.size = list(size)
+        self.col_lo: list[int] = lo.sum(axis=0).tolist()
+        self.col_free: list[int] = (hi - lo).sum(axis=0).tolist()
+        self.lo_t: list[list[int]] = lo.T.tolist()
+        self.hi_t: list[list[int]] = hi.T.tolist()
         self.folds: dict[_Form, _Form] = {}
         self.ranges: dict[_Form, tuple[int, int]] = {}
+        self.spans: dict[tuple[Any, ...], list[dict[int, Fraction] | None]] = {}
 
     def fold_memo(self, f: _Form) -> _Form:
         """:meth:`fold`, memoised on this state."""
@@ -1554,23 +1633,57 @@ class _Aux:
         return _Form(tuple(keep), off)
 
     def form_range(self, f: _Form) -> tuple[int, int]:
-        lo_v = hi_v = f.offset
+        """Bounds of a form's value from the cell bounds, by kinds (and by locations).
+
+        A kind's copies not known to be anywhere are spread over its cells
+        (each up to its bound): the smallest and largest values of the
+        form's cells of each kind add up to a bound.  With ``compact`` a
+        location's cards not known to be there are spread over its cells
+        too, and the form lies in both bounds.
+        """
         by_kind: dict[int, dict[int, int]] = {}
+        by_loc: dict[int, dict[int, int]] = {}
         for k, ll, c in f.coef:
             by_kind.setdefault(k, {})[ll] = c
-        for k, cs in by_kind.items():
-            lo_k, hi_k = self.lo[k], self.hi[k]
+            by_loc.setdefault(ll, {})[k] = c
+        lo_r, hi_r = self._spread(by_kind, self.lo, self.hi, self.cp, self.row_lo, self.row_free)
+        if not self.compact:
+            return f.offset + lo_r, f.offset + hi_r
+        lo_c, hi_c = self._spread(
+            by_loc, self.lo_t, self.hi_t, self.size, self.col_lo, self.col_free
+        )
+        return f.offset + max(lo_r, lo_c), f.offset + min(hi_r, hi_c)
+
+    @staticmethod
+    def _spread(
+        lines: Mapping[int, Mapping[int, int]],
+        lo: Sequence[Sequence[int]],
+        hi: Sequence[Sequence[int]],
+        total: Sequence[int],
+        line_lo: Sequence[int],
+        line_free: Sequence[int],
+    ) -> tuple[int, int]:
+        """Smallest and largest ``sum c * x`` over lines (kinds or locations) of cells.
+
+        Line ``i`` has the cells ``lo[i][j] <= x[j] <= hi[i][j]`` adding up
+        to ``total[i]`` (``line_lo[i]`` the sum of its lower bounds,
+        ``line_free[i]`` of its caps); ``lines[i]`` maps the form's cells of
+        the line to their coefficients, every other cell counts 0.
+        """
+        mn_all = mx_all = 0
+        for i, cs in lines.items():
+            lo_i, hi_i = lo[i], hi[i]
             base = 0
             caps = []
             inside = 0
-            for ll, c in cs.items():
-                base += c * lo_k[ll]
-                cap = hi_k[ll] - lo_k[ll]
+            for j, c in cs.items():
+                base += c * lo_i[j]
+                cap = hi_i[j] - lo_i[j]
                 caps.append((c, cap))
                 inside += cap
-            r = self.cp[k] - self.row_lo[k]
-            # distribute the r free copies over cells: coefficient 0 outside the form
-            caps.append((0, self.row_free[k] - inside))
+            r = total[i] - line_lo[i]
+            # the r free units over the cells: coefficient 0 outside the form
+            caps.append((0, line_free[i] - inside))
             caps.sort()
             mn = mx = base
             left = r
@@ -1583,9 +1696,9 @@ class _Aux:
                 t = min(cap, left)
                 mx += c * t
                 left -= t
-            lo_v += mn
-            hi_v += mx
-        return lo_v, hi_v
+            mn_all += mn
+            mx_all += mx
+        return mn_all, mx_all
 
 
 def _gmax(

@@ -1,0 +1,238 @@
+"""How long every seat's exact deal knowledge stays exact through whole BS games.
+
+For each game and seed the complete seeded game of
+``benchmarks/whole_game_knowledge.py`` (same bots, same chance) is replayed
+event by event into one :class:`~games.deal.DealState` (what
+``CardHistory.deal_state()`` builds, but incrementally).  After every *play*
+(the indexing of :func:`whole_game_knowledge.plays`) every seat's
+:attr:`DealKnowledge.exact` is read; with ``--query`` each seat's marginals
+are computed there too (the counting a nested-knowledge question starts
+from, which may drop a constraint past ``max_states``).
+
+Reported per game: the (seat, play) pairs, the share exact, the first play
+(and event) where each seed's knowledge stops being exact, the CPU time per
+event update (median, mean, worst; all seats' updates of one event
+together), and with ``--query`` the CPU time of the marginals.  ``--diagnose``
+prints, at the first relaxation of each seed, the joint constraints the seat
+held before the event: their forms and table shapes.
+
+Every (game, seed) result is appended to ``--out`` (JSON lines) as it
+finishes; results already there (same game, seed, options) are skipped, so an
+interrupted run goes on where it stopped.  Times are CPU seconds of this
+process (``time.process_time``).
+
+Run::
+
+    python benchmarks/deal_exactness.py [--games bs-classic bs-koth] [--seeds 0 1 2 3 4]
+        [--query] [--diagnose] [--out deal_exactness.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _common import table  # noqa: E402
+
+__all__ = ["main", "replay"]
+
+
+def _history(game: str, seed: int) -> tuple[Any, list[int]]:
+    """The final card history of a seeded game and the event count at every play."""
+    import whole_game_knowledge as wgk
+
+    marks: list[int] = []
+    last: Any = None
+    for _, h in wgk.plays(game, seed):
+        marks.append(len(h.events))
+        last = h
+    return last, marks
+
+
+def _constraints_text(kn: Any) -> list[str]:
+    """The joint constraints of a knowledge object: table shape and forms, readable."""
+    out = []
+    for p in kn._preds:
+        forms = []
+        for f in p.forms:
+            terms = " ".join(f"{c:+d}*{kn.deck.name(k)}@{kn._locs[ll]}" for k, ll, c in f.coef)
+            forms.append(f"{terms} {f.offset:+d}")
+        out.append(f"table {p.table.shape} ({p.table.size}): " + " | ".join(forms))
+    return out
+
+
+def replay(
+    game: str,
+    seed: int,
+    *,
+    query: bool = False,
+    diagnose: bool = False,
+    max_table: int | None = None,
+) -> dict[str, Any]:
+    """Replay one seeded game's events; exactness at every play and update times."""
+    from games.deal import DealState
+    from games.epistemic.history import Move, MoveAll, Reveal
+
+    h, marks = _history(game, seed)
+    deck = h.deck
+    ds = DealState(
+        deck,
+        {loc: [deck.name(k) for k in ks] for loc, ks in h.initial.items()},
+        agents={a: list(h.owns[a]) for a in h.agents},
+    )
+
+    if max_table is not None:
+        for a in h.agents:
+            ds.knowledge(a).max_table = max_table
+
+    def aud(x: Any) -> Any:
+        return None if x is None else sorted(x)
+
+    at_mark: dict[int, list[int]] = {}
+    for play, n_ev in enumerate(marks):
+        at_mark.setdefault(n_ev, []).append(play)
+    update_s: list[float] = []
+    query_s: list[float] = []
+    exact_pairs = 0
+    pairs = 0
+    first: dict[str, tuple[int, int]] = {}
+    relaxed = {a: 0 for a in h.agents}
+    notes: list[str] = []
+    play_of_event = 0
+    for i, e in enumerate(h.events):
+        before = {a: ds.knowledge(a).copy() for a in h.agents} if diagnose else {}
+        t0 = time.process_time()
+        # a BS history has moves, pickups and reveals only
+        if isinstance(e, Move):
+            ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
+        elif isinstance(e, MoveAll):
+            ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
+        elif isinstance(e, Reveal):
+            ds.reveal(e.location, to=aud(e.to))
+        else:
+            raise TypeError(f"event {i} is not a BS event: {e!r}")
+        update_s.append(time.process_time() - t0)
+        for play in at_mark.get(i + 1, []):
+            play_of_event = play
+            for a in h.agents:
+                kn = ds.knowledge(a)
+                if query:
+                    t0 = time.process_time()
+                    kn.marginals()
+                    query_s.append(time.process_time() - t0)
+                pairs += 1
+                exact_pairs += kn.exact
+                if not kn.exact and a not in first:
+                    first[a] = (play, i + 1)
+        for a in h.agents:
+            kn = ds.knowledge(a)
+            if diagnose and kn.relaxations > relaxed[a] and not relaxed[a]:
+                notes.append(f"seed {seed} event {i} ({e.label}), {a} relaxes; before:")
+                notes.extend("    " + t for t in _constraints_text(before[a]))
+            relaxed[a] = kn.relaxations
+    return {
+        "game": game,
+        "seed": seed,
+        "query": query,
+        "max_table": max_table,
+        "plays": len(marks),
+        "events": len(h.events),
+        "pairs": pairs,
+        "exact_pairs": exact_pairs,
+        "first_inexact": {a: list(v) for a, v in sorted(first.items())},
+        "last_play": play_of_event,
+        "update_s": update_s,
+        "query_s": query_s,
+        "notes": notes,
+    }
+
+
+def _summary(rows: list[dict[str, Any]]) -> str:
+    out = []
+    for game in sorted({r["game"] for r in rows}):
+        rs = [r for r in rows if r["game"] == game]
+        ups = [t for r in rs for t in r["update_s"]]
+        qs = [t for r in rs for t in r["query_s"]]
+        pairs = sum(r["pairs"] for r in rs)
+        ex = sum(r["exact_pairs"] for r in rs)
+        firsts = []
+        for r in rs:
+            f = r["first_inexact"]
+            firsts.append(f"{r['seed']}:{min(v[0] for v in f.values())}" if f else f"{r['seed']}:-")
+        out.append(
+            [
+                game,
+                len(rs),
+                pairs,
+                f"{100 * ex / max(pairs, 1):.1f}%",
+                " ".join(firsts),
+                statistics.median(ups) * 1e3 if ups else 0.0,
+                statistics.fmean(ups) * 1e3 if ups else 0.0,
+                max(ups) * 1e3 if ups else 0.0,
+                f"{statistics.median(qs) * 1e3:.2f}/{max(qs) * 1e3:.1f}" if qs else "-",
+            ]
+        )
+    head = [
+        "game",
+        "seeds",
+        "(seat,play)",
+        "exact",
+        "first inexact play (seed:play)",
+        "update med ms",
+        "mean ms",
+        "worst ms",
+        "marginals med/worst ms",
+    ]
+    return table(head, out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from tqdm import tqdm
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", nargs="+", default=["bs-classic", "bs-koth"])
+    ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    ap.add_argument("--query", action="store_true", help="compute marginals at every play")
+    ap.add_argument("--diagnose", action="store_true", help="print constraints at first drops")
+    ap.add_argument("--max-table", type=int, default=None, help="every seat's max_table")
+    ap.add_argument("--out", default="deal_exactness.jsonl")
+    args = ap.parse_args(argv)
+    path = Path(args.out)
+    rows: list[dict[str, Any]] = []
+    if path.exists():
+        rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    opts = (args.query, args.max_table)
+
+    def key(r: dict[str, Any]) -> tuple[Any, ...]:
+        return (r["game"], r["seed"], r["query"], r.get("max_table"))
+
+    done = {key(r) for r in rows}
+    todo = [
+        (g, s) for g in args.games for s in args.seeds if (g, s, *opts) not in done or args.diagnose
+    ]
+    for g, s in tqdm(todo, unit="game"):
+        r = replay(g, s, query=args.query, diagnose=args.diagnose, max_table=args.max_table)
+        for line in r["notes"]:
+            tqdm.write(line)
+        if (g, s, *opts) not in done:
+            rows.append(r)
+            with path.open("a") as fh:
+                fh.write(json.dumps(r) + "\n")
+    wanted = [
+        r
+        for r in rows
+        if r["game"] in args.games and r["seed"] in args.seeds and key(r)[2:] == opts
+    ]
+    print(_summary(wanted))
+
+
+if __name__ == "__main__":
+    main()
