@@ -879,7 +879,7 @@ def _make_search(
         for t in tr:
             u |= t
         u <<= 8
-        key = (need << 4 | rem) << 4 | leader
+        key = (need << 5 | rem) << 3 | leader
         for t in tr:
             key = key << 8 | pext[u | t]
         got = trump_games.get(key)
