@@ -237,11 +237,12 @@ def test_quotient_first_falls_back_to_the_structure(monkeypatch):
     gk = GameKnowledge(h, quotient_width=0, counting_first=False)
     assert gk.holds(f) == expected and gk.route == "structure"
     assert gk.holds(f) == expected and gk.route == "structure"  # built: no second try
-    narrow = GameKnowledge(
-        h, quotient_width=0, max_width=1, counting_first=False
-    )  # both refused: the quotient's error
+    narrow = GameKnowledge(h, quotient_width=0, max_width=1, counting_first=False)
+    assert narrow.holds(f) == expected and narrow.route == "counting"  # counting decides it
+    monkeypatch.setattr(GameKnowledge, "_by_counting", lambda self, g: None)
+    narrow = GameKnowledge(h, quotient_width=0, max_width=1, counting_first=False)
     with pytest.raises(SizeLimitError, match="quotient has more than 0 states"):
-        narrow.holds(f)
+        narrow.holds(f)  # structure, quotient and counting all silent: the quotient's error
     copies = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A A", "y": "B", "pile": ""}, ["x", "y"])
     copies = copies.then(Move("A", "x", "pile", seen_by=["x"]))
     gk = GameKnowledge(copies, quotient_width=0)

@@ -119,3 +119,28 @@ def test_full_size_classic_distributed_knowledge():
         together += got
         alone += single
     assert together >= alone
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_one_seat_replayed_alone_counts_like_every_seat_together(seed, copies):
+    """:meth:`CardHistory.seat_counting` replays one seat's observations only; its
+    knowledge is the same as that seat's in :meth:`CardHistory.deal_state`."""
+    from fractions import Fraction
+
+    from games.errors import InvalidParameterError
+
+    h = random_history(seed, copies=copies, events=7)
+    try:
+        ds = h.deal_state()
+    except InvalidParameterError:
+        return
+    for a in h.agents:
+        alone, together = h.seat_counting(a), ds.knowledge(a)
+        assert alone.count() == together.count()
+        assert alone.exact == together.exact
+        for card in h.deck.names:
+            for loc in h.locations:
+                p = alone.probability(card, loc, exact=True)
+                assert p == together.probability(card, loc, exact=True)
+                assert isinstance(p, Fraction)

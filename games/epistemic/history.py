@@ -47,7 +47,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -583,6 +583,49 @@ class CardHistory:
                     "takes moves, reveals, shows and counts only"
                 )
         return ds
+
+    def onlooker_counting(
+        self, locations: Iterable[str], sees: Callable[[frozenset[str]], bool]
+    ) -> Any:
+        """The exact counting knowledge (:class:`games.deal.DealKnowledge`) of one
+        onlooker who owns ``locations`` and sees every public event and every
+        event whose audience (a set of agents) ``sees`` accepts, replaying its
+        observations only (a fifth of :meth:`deal_state`'s work at five seats).
+
+        Raises
+        ------
+        InvalidParameterError
+            For a history with a :class:`Fact`, as :meth:`deal_state`.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B C", "pile": ""}, ["x", "y"])
+        >>> h = h.then(Move("B", "y", "pile", seen_by=["y"]))
+        >>> kn = h.onlooker_counting(["x", "y"], lambda aud: bool(aud & {"x", "y"}))
+        >>> kn.knows(h.card_formula("has(pile, B)"))   # x's and y's eyes together
+        True
+        """
+        name = "__onlooker__"
+
+        def aud(x: frozenset[str] | None) -> frozenset[str] | None:
+            return None if x is None else frozenset([name] if sees(x) else [])
+
+        events: list[Event] = []
+        for e in self.events:
+            if isinstance(e, (Move, MoveAll)):
+                e = replace(e, seen_by=aud(e.seen_by))  # type: ignore[arg-type]
+            elif isinstance(e, (Reveal, Show)):
+                e = replace(e, to=aud(e.to))  # type: ignore[arg-type]
+            events.append(e)
+        initial = {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()}
+        one = CardHistory(self.deck, initial, {name: tuple(locations)}, events)
+        return one.deal_state().knowledge(name)
+
+    def seat_counting(self, agent: str) -> Any:
+        """The exact counting knowledge of ``agent`` alone (:meth:`onlooker_counting`
+        with its locations and its audiences)."""
+        return self.onlooker_counting(self.owns[agent], lambda aud: aud is None or agent in aud)
 
     def _holds_now(self, f: Any) -> bool:
         counts = {loc: Counter(ks) for loc, ks in self._after.items()}

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.history import CardHistory, Event, Move, MoveAll, Reveal, Show
+from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
 
@@ -81,11 +81,6 @@ KIND_STATES = 50_000
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
 PUBLIC = "__public__"
-
-#: The onlooker of a group in exact counting: everything some member sees (the
-#: group's distributed knowledge) or only what every member sees (a sufficient
-#: condition for its common knowledge), :meth:`GameKnowledge._group_knows`.
-GROUP = "__group__"
 
 
 class GameKnowledge:
@@ -189,6 +184,7 @@ class GameKnowledge:
         self._public: Any = None
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
+        self._seats: dict[str, Any] = {}
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
         #: kind quotient of a deck with copies, :meth:`_by_kinds`).
@@ -347,37 +343,30 @@ class GameKnowledge:
         """
         h = self.history
         members = frozenset(group)
+        if (
+            not union
+            and not any(st.audience is not None and members <= st.audience for st in h.steps)
+            and not set.intersection(*(set(h.owns[a]) for a in members))
+        ):
+            return None  # the common onlooker is the public one (asked by the caller)
         key = (union, members)
         if key not in self._groups:
-            owns: dict[str, tuple[str, ...]] = {a: h.owns[a] for a in h.agents}
             if union:
-                owns[GROUP] = tuple(sorted({m for a in members for m in h.owns[a]}))
+                owns = {m for a in members for m in h.owns[a]}
             else:
-                common = set.intersection(*(set(h.owns[a]) for a in members))
-                owns[GROUP] = tuple(sorted(common | set(h.public_locations())))
+                owns = set.intersection(*(set(h.owns[a]) for a in members))
+                owns |= set(h.public_locations())
 
-            def aud(x: frozenset[str] | None) -> frozenset[str] | None:
-                if x is None or not (x & members if union else members <= x):
-                    return x
-                return x | {GROUP}
+            def sees(aud: frozenset[str]) -> bool:
+                return bool(aud & members) if union else members <= aud
 
-            events: list[Event] = []
-            for e in h.events:
-                if isinstance(e, (Move, MoveAll)):
-                    e = replace(e, seen_by=aud(e.seen_by))  # type: ignore[arg-type]
-                elif isinstance(e, (Reveal, Show)):
-                    e = replace(e, to=aud(e.to))  # type: ignore[arg-type]
-                events.append(e)
-            initial = {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()}
             try:
-                ds = CardHistory(h.deck, initial, owns, events).deal_state()
+                self._groups[key] = h.onlooker_counting(sorted(owns), sees)
             except InvalidParameterError:
-                ds = None
-            self._groups[key] = ds
-        ds = self._groups[key]
-        if ds is None or any("#" in a.args[1] for a in f.atoms()):
+                self._groups[key] = None
+        kn = self._groups[key]
+        if kn is None or any("#" in a.args[1] for a in f.atoms()):
             return None
-        kn = ds.knowledge(GROUP)
         if kn.knows(f):
             return True
         return False if kn.exact and union else None
@@ -391,10 +380,9 @@ class GameKnowledge:
 
         if isinstance(f, Atom) and never_known(self.history, agent, f, within=agent):
             return False
-        ds = self._public_state()
-        if ds is None or any("#" in a.args[1] for a in f.atoms()):
+        kn = self._seat_counting(agent)
+        if kn is None or any("#" in a.args[1] for a in f.atoms()):
             return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
-        kn = ds.knowledge(agent)
         if kn.knows(f):
             return True  # also when a constraint was relaxed: a superset of the deals
         return False if kn.exact else None
@@ -437,9 +425,27 @@ class GameKnowledge:
             return True
         if within is None:
             return False
-        ds = self._public_state()
-        kn = None if ds is None else ds.knowledge(within)
+        kn = self._seat_counting(within)
         return swap_unknown(h, agent, atom, within=within, knowledge=kn)
+
+    def _seat_counting(self, agent: str) -> Any:
+        """``agent``'s (or :data:`PUBLIC`'s) exact counting knowledge: from the kept
+        :meth:`_public_state` when it is built, else replaying that agent's
+        observations alone (:meth:`CardHistory.onlooker_counting`), kept; ``None``
+        for a history counting does not take."""
+        if self._public is not None:
+            return self._public.knowledge(agent) if self._public else None
+        if agent not in self._seats:
+            h = self.history
+            try:
+                if agent == PUBLIC:
+                    kn = h.onlooker_counting(h.public_locations(), lambda aud: False)
+                else:
+                    kn = h.seat_counting(agent)
+            except InvalidParameterError:
+                kn = None
+            self._seats[agent] = kn
+        return self._seats[agent]
 
     def _by_counting(self, f: Any) -> bool | None:
         """Truth of ``f`` at the true state decided by exact counting alone, or ``None``.

@@ -154,7 +154,7 @@ def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool)
     if world is None:
         return False
     try:
-        kn = world.deal_state().knowledge(b)
+        kn = world.seat_counting(b)
     except GameError:  # a fact: counting does not take the history
         return False
     got = kn.knows(atom)
