@@ -12,6 +12,7 @@ difference show.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +24,8 @@ from hypothesis import strategies as st
 from games.cards import Deck
 from games.deal import DealKnowledge
 from games.deal import knowledge as knowledge_module
-from games.deal.forms import _Form, _span
+from games.deal.forms import _Form, _Pred, _span
+from games.deal.knowledge import _search_splits
 from tests.test_deal import _assert_counts_as, _bs_scenario, _reference
 
 
@@ -129,3 +131,39 @@ def test_dependent_forms_keep_more_seats_exact(monkeypatch):
     without = [sum(_bs_scenario(s, 6)[-1].knowledge(a).exact for a in "xyz") for s in seeds]
     assert all(a >= b for a, b in zip(with_span, without, strict=True))
     assert sum(with_span) > sum(without)
+
+
+def _splits_reference(base, E, joined, Lm, Um, least, most, size):
+    """Every split in the box, row by row (the search without its pruning)."""
+    S, D = Lm.shape
+    ok = np.zeros(S, dtype=bool)
+    ranges = [range(0, size + 1)] * D
+    for xs in itertools.product(*ranges):
+        x = np.asarray(xs, dtype=np.int64)
+        good = np.all((Lm <= x) & (x <= Um), axis=1)
+        good &= (least <= x.sum()) & (x.sum() <= most)
+        vals = base + (E @ x)[None, :]
+        for p, s0, s1 in joined:
+            good &= p.accept(vals[:, s0:s1])
+        ok |= good
+    return ok
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31))
+def test_split_search_equals_the_whole_box(seed):
+    rng = np.random.default_rng(seed)
+    S, D, F = int(rng.integers(1, 30)), int(rng.integers(0, 4)), int(rng.integers(1, 3))
+    size = int(rng.integers(1, 5))
+    Lm = rng.integers(-1, 3, (S, D))
+    Um = Lm + rng.integers(-1, 4, (S, D))
+    base = rng.integers(-2, 3, (S, F))
+    E = rng.integers(-1, 2, (F, D))
+    least = rng.integers(-1, 4, S)
+    most = least + rng.integers(-1, 4, S)
+    low = tuple(int(v) for v in rng.integers(-3, 0, F))
+    table = rng.random(tuple([8] * F)) < 0.5
+    pred = _Pred(tuple(_Form(()) for _ in range(F)), low, table)
+    got = _search_splits(base, E, [(pred, 0, F)], Lm, Um, least, most, size)
+    want = _splits_reference(base, E, [(pred, 0, F)], Lm, Um, least, most, size)
+    assert got.tolist() == want.tolist()

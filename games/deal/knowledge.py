@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
-import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -855,26 +854,7 @@ class DealKnowledge:
             target = size_a - vals[:, col + 2]
             Lm = np.stack(Ls, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
             Um = np.stack(Us, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
-            ok = np.zeros(S, dtype=bool)
-            if S == 0:
-                return ok
-            ranges = [
-                range(max(0, int(Lm[:, d].min())), min(size_a, int(Um[:, d].max())) + 1)
-                for d in range(D)
-            ]
-            for xs in itertools.product(*ranges):
-                x = np.asarray(xs, dtype=np.int64)
-                rest_x = target - int(x.sum())
-                good = np.all((Lm <= x) & (x <= Um), axis=1) & (sl <= rest_x) & (rest_x <= su) & ~ok
-                idx = np.flatnonzero(good)
-                if not idx.size:
-                    continue
-                base = vals[idx, :F0] + (E @ x)[None, :]
-                acc = np.ones(len(idx), dtype=bool)
-                for p, s0, s1 in joined:
-                    acc &= p.accept(base[:, s0:s1])
-                ok[idx[acc]] = True
-            return ok
+            return _search_splits(vals[:, :F0], E, joined, Lm, Um, target - su, target - sl, size_a)
 
         if self._box_size(all_forms) > self.max_table:
             raise _TooLarge(
@@ -1699,6 +1679,78 @@ class _Aux:
             mn_all += mn
             mx_all += mx
         return mn_all, mx_all
+
+
+def _search_splits(
+    base: np.ndarray,
+    E: np.ndarray,
+    joined: Sequence[tuple[_Pred, int, int]],
+    Lm: np.ndarray,
+    Um: np.ndarray,
+    least: np.ndarray,
+    most: np.ndarray,
+    size: int,
+) -> np.ndarray:
+    """The rows for which some split of a merged location exists.
+
+    Row ``s`` asks for counts ``x`` (one per group of kinds) with
+    ``Lm[s] <= x <= Um[s]`` and ``0 <= x <= size``, ``least[s] <= sum(x) <=
+    most[s]``, and every joined constraint ``(pred, s0, s1)`` accepting
+    columns ``s0:s1`` of ``base[s] + E @ x``.  The counts are chosen group
+    after group: a value keeps only the rows whose bounds allow it and whose
+    sum the remaining groups can still complete, and rows already answered
+    are left out, so the whole box of splits is not tried for every row.
+
+    Examples
+    --------
+    >>> from games.deal.forms import _Form
+    >>> big = _Pred((_Form(()),), (2,), np.ones(1, dtype=bool))   # the form equals 2
+    >>> Lm, Um = np.array([[0, 0], [0, 0], [1, 1]]), np.array([[2, 2], [0, 0], [2, 2]])
+    >>> E = np.array([[1, 1]])                                     # the form is x0 + x1
+    >>> base = np.zeros((3, 1), dtype=np.int64)
+    >>> least, most = np.array([2, 2, 0]), np.array([2, 2, 1])
+    >>> _search_splits(base, E, [(big, 0, 1)], Lm, Um, least, most, 4).tolist()
+    [True, False, False]
+    """
+    S, D = Lm.shape
+    ok = np.zeros(S, dtype=bool)
+    if S == 0:
+        return ok
+    lo_c = np.maximum(Lm, 0)
+    hi_c = np.minimum(Um, size)
+    # what the groups from d on can add at least and at most
+    tail_lo = np.zeros((S, D + 1), dtype=np.int64)
+    tail_hi = np.zeros((S, D + 1), dtype=np.int64)
+    for d in reversed(range(D)):
+        tail_lo[:, d] = tail_lo[:, d + 1] + lo_c[:, d]
+        tail_hi[:, d] = tail_hi[:, d + 1] + hi_c[:, d]
+    x = np.zeros(D, dtype=np.int64)
+
+    def go(d: int, rows: np.ndarray, done: int) -> None:
+        if not rows.size:
+            return
+        if d == D:
+            vals = base[rows] + (E @ x)[None, :]
+            acc = np.ones(len(rows), dtype=bool)
+            for p, s0, s1 in joined:
+                acc &= p.accept(vals[:, s0:s1])
+            ok[rows[acc]] = True
+            return
+        lo_d, hi_d = lo_c[rows, d], hi_c[rows, d]
+        rest_lo, rest_hi = tail_lo[rows, d + 1], tail_hi[rows, d + 1]
+        least_r, most_r = least[rows], most[rows]
+        for v in range(int(lo_d.min()), int(hi_d.max()) + 1):
+            t = done + v
+            keep = (lo_d <= v) & (v <= hi_d) & (t + rest_lo <= most_r) & (t + rest_hi >= least_r)
+            sub = rows[keep]
+            sub = sub[~ok[sub]]
+            if sub.size:
+                x[d] = v
+                go(d + 1, sub, t)
+
+    start = np.all(lo_c <= hi_c, axis=1) & (tail_lo[:, 0] <= most) & (tail_hi[:, 0] >= least)
+    go(0, np.flatnonzero(start), 0)
+    return ok
 
 
 def _gmax(
