@@ -151,11 +151,13 @@ def random_formula(rng: random.Random, h: CardHistory, depth: int, *, agents=Non
 
 
 def to_deal_state(h: CardHistory):
-    """The same history fed to :class:`games.deal.DealState` (no general facts there)."""
+    """The same history fed to :class:`games.deal.DealState`, where its counting is exact
+    (a fact that is not a conjunction of card atoms enters it as a relaxation)."""
     try:
-        return h.deal_state()
+        ds = h.deal_state()
     except InvalidParameterError:
         return None
+    return ds if all(ds.knowledge(a).exact for a in h.agents) else None
 
 
 # ---------------------------------------------------- engine agreement

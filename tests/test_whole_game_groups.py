@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from games.epistemic import GameKnowledge, explicit_model
 from kripke import holds
-from kripke.formulas import Common, Distributed
+from kripke.formulas import Common, Distributed, Know
 from tests.test_epistemic import random_formula, random_history
+from tests.test_whole_game_ignorance import all_atoms
 
 
 def group_claims(seed: int, copies: bool) -> tuple[int, int]:
@@ -144,3 +145,38 @@ def test_one_seat_replayed_alone_counts_like_every_seat_together(seed, copies):
                 p = alone.probability(card, loc, exact=True)
                 assert p == together.probability(card, loc, exact=True)
                 assert isinstance(p, Fraction)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_facts_enter_counting_as_counts_or_as_a_relaxation(seed, copies):
+    """A history with public facts: what each seat's counting knows is true in the
+    explicit model, and where every fact was a conjunction of card atoms and their
+    negations (the knowledge stays exact) it knows exactly what the model says."""
+    h = random_history(seed, copies=copies, events=6)
+    pm = explicit_model(h)
+    ds = h.deal_state()
+    for a in h.agents:
+        kn = ds.knowledge(a)
+        for atom in all_atoms(h):
+            if "#" in atom.args[1]:
+                continue
+            truth = holds(pm, Know(a, atom))
+            if kn.knows(atom):
+                assert truth, (a, atom.key)
+            elif kn.exact:
+                assert not truth, (a, atom.key)
+
+
+def test_a_conjunctive_fact_keeps_counting_exact():
+    from games.cards import Deck
+    from games.epistemic import CardHistory, Fact, Move
+
+    h = CardHistory(
+        Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C", "z": "D", "pile": ""}, ["x", "y", "z"]
+    )
+    h = h.then(Move("A", "x", "pile", seen_by=["x"]), Fact("has(pile, A) & ~has(pile, B)"))
+    ds = h.deal_state()
+    assert ds.knowledge("y").exact and ds.knows("y", h.card_formula("has(pile, A)"))
+    loose = h.then(Fact("has(x, B) | has(y, A)"))
+    assert not loose.deal_state().knowledge("y").exact

@@ -13,8 +13,9 @@ epistemic fact; ``state.knowledge()`` must answer it (and says which route did):
   Two decks (identical copies): the structure is refused, the card-symmetry
   quotient takes no copies, and exact counting answers (the void is public).
 * BS-ZPY: a checked claim's cards are common knowledge.  Its histories carry
-  the announced truth of claims (facts), which exact counting does not take, on
-  a two-deck structure that is refused: that test is ``xfail`` with the reason.
+  the announced truth of claims (facts) on a two-deck structure that is
+  refused; exact counting takes the facts' card atoms as counts (and the rest as
+  a sound relaxation), and the public's knowledge answers.
 """
 
 from __future__ import annotations
@@ -33,13 +34,6 @@ from games.base import Game, State, load_game, make_bot, play_game
 from games.epistemic import Count
 from games.errors import InvalidParameterError
 from kripke import parse
-from kripke.errors import SizeLimitError
-
-BS_ZPY_REFUSED = (
-    "two decks: the knowledge structure of a full-size state is refused as too wide, the "
-    "card-symmetry quotient does not take copies, and exact counting does not take the "
-    "announced truth of claims (Fact events)"
-)
 
 
 def replay(game: Game, bot: str, seed: int, bot_game: str | None = None) -> Iterator[State]:
@@ -179,7 +173,6 @@ def test_shengji_a_seat_void_in_trumps_is_known_void_by_all(variant):
 
 
 # ---------------------------------------------------------------------- BS-ZPY
-@pytest.mark.xfail(raises=SizeLimitError, strict=False, reason=BS_ZPY_REFUSED)
 def test_bs_zpy_a_checked_claims_cards_are_common_knowledge():
     from games.bs_zpy.rules import CALL
 

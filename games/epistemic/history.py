@@ -540,11 +540,10 @@ class CardHistory:
         """This history as a :class:`games.deal.DealState`: every agent's exact counting
         knowledge of the current deal (first-order questions at any size).
 
-        Raises
-        ------
-        InvalidParameterError
-            For a history with a :class:`Fact` (a general formula, which the
-            counting knowledge does not take).
+        A :class:`Fact` enters as counts where it is a conjunction of card atoms
+        and their negations; other conjuncts are left out, and every agent's
+        knowledge is then not :attr:`~games.deal.DealKnowledge.exact` (a sound
+        superset of the deals: what it knows stays true).
 
         Examples
         --------
@@ -577,12 +576,34 @@ class CardHistory:
             elif isinstance(e, Count):
                 ds.at_least(list(e.locations), e.cards, e.lo)
                 ds.at_most(list(e.locations), e.cards, e.hi)
-            else:
-                raise InvalidParameterError(
-                    f"event {i} is a public fact ({e.label or 'a formula'}); exact counting "
-                    "takes moves, reveals, shows and counts only"
-                )
+            elif not self._fact_counts(ds, self._steps[i].formula):
+                for a in self.agents:  # a fact counting cannot state: a superset of the deals
+                    ds.knowledge(a).relaxations += 1
         return ds
+
+    def _fact_counts(self, ds: Any, f: Any) -> bool:
+        """Add the public fact ``f`` to ``ds`` as counts, conjunct by conjunct: a card
+        atom ``has(L, C#k)`` is "``L`` holds at least ``k`` copies of ``C``", its
+        negation "at most ``k - 1``"; whether every conjunct was such (the others
+        are left out, so the knowledge keeps a superset of the deals)."""
+        from kripke.formulas import And, Atom, Not, Top
+
+        whole = True
+        for g in f.args if isinstance(f, And) else (f,):
+            match g:
+                case Atom():
+                    loc, k, j = self.atom_cell(g)
+                    ds.at_least([loc], [self.deck.name(k)], j)
+                case Not(Atom() as a):
+                    loc, k, j = self.atom_cell(a)
+                    ds.at_most([loc], [self.deck.name(k)], j - 1)
+                case Top():
+                    pass
+                case And():
+                    whole = self._fact_counts(ds, g) and whole
+                case _:
+                    whole = False
+        return whole
 
     def onlooker_counting(
         self, locations: Iterable[str], sees: Callable[[frozenset[str]], bool]
@@ -591,11 +612,6 @@ class CardHistory:
         onlooker who owns ``locations`` and sees every public event and every
         event whose audience (a set of agents) ``sees`` accepts, replaying its
         observations only (a fifth of :meth:`deal_state`'s work at five seats).
-
-        Raises
-        ------
-        InvalidParameterError
-            For a history with a :class:`Fact`, as :meth:`deal_state`.
 
         Examples
         --------
