@@ -53,7 +53,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   trumps, a game that keeps only the trumps (the others take every trick without
   one, the side never ruffs while it holds another card) is searched on its own,
   keyed on the trumps' order and owners; tricks the side is sure of there are
-  sure in the real game;
+  sure in the real game (this bound and the guarded suits are consulted where the
+  tables have no answer, so that a table entry with fewer relevant cards answers
+  first);
 * once a card has been searched without a cut, a later card of the same seat
   and suit is skipped when both lie below every relevant rank of that suit in
   the answer: the two positions differ only in cards the answer does not
@@ -702,7 +704,12 @@ def _make_search(
 
     def longest(hands: list[int], among: tuple[int, ...], sh: int) -> int:
         """The longest holding among the seats ``among`` of the suit at bit ``sh``."""
-        return max(((hands[q] >> sh) & 0xFF).bit_count() for q in among)
+        most = 0
+        for q in among:
+            ln = ((hands[q] >> sh) & 0xFF).bit_count()
+            if ln > most:
+                most = ln
+        return most
 
     def quick(hands: list[int], leader: int, allc: int) -> tuple[int, int]:
         """Tricks ``leader`` can cash from the top keeping the lead, whatever the
@@ -1034,20 +1041,6 @@ def _make_search(
                     extra |= lb << tshift
                 if extra and lo == 0 and hi == rem:
                     return True, extra
-        if lo and hi == rem and single:
-            if has_trump and (allc ^ hands[side_seat]) & tmask:
-                # the others hold trumps: the trump game, if the side holds enough
-                if lo <= ((hands[side_seat] >> tshift) & 0xFF).bit_count() and trump_game(
-                    [(h >> tshift) & 0xFF for h in hands], rem, leader, lo
-                ):
-                    tl = (allc >> tshift) & 0xFF
-                    seen[key] = known = (True, (tl & -tl) << tshift)
-                    return known
-            elif lo == 1 and not side_bits >> leader & 1:
-                mrel = masters(hands, allc, rem)
-                if mrel:
-                    seen[key] = known = (True, mrel)
-                    return known
         # the position's description: compressed suits and suit lengths
         full, lens = describe(hands, allc, leader)
         kind = 0 if hi == rem else (1 if lo == 0 else 2)
@@ -1084,6 +1077,20 @@ def _make_search(
                     if dec >= 0:
                         seen[key] = known = (dec == 1, extra | top_rel(allc, e[7]))
                         return known
+        if lo and hi == rem and single:
+            if has_trump and (allc ^ hands[side_seat]) & tmask:
+                # the others hold trumps: the trump game, if the side holds enough
+                if lo <= ((hands[side_seat] >> tshift) & 0xFF).bit_count() and trump_game(
+                    [(h >> tshift) & 0xFF for h in hands], rem, leader, lo
+                ):
+                    tl = (allc >> tshift) & 0xFF
+                    seen[key] = known = (True, (tl & -tl) << tshift)
+                    return known
+            elif lo == 1 and not side_bits >> leader & 1:
+                mrel = masters(hands, allc, rem)
+                if mrel:
+                    seen[key] = known = (True, mrel)
+                    return known
         if lo > 0 and kind == 0 and side_bits >> leader & 1:
             q, qrel = quick(hands, leader, allc)
             if q >= lo:
