@@ -259,6 +259,15 @@ def _build_trump_bound() -> list[tuple[int, int]]:
 
 
 _TRUMP_BOUND = _build_trump_bound()
+#: ``_NTH_BIT[u << 8 | 1 << k]``: the ``k``-th lowest bit of the 8-bit mask ``u`` (0 if
+#: it has no such bit): a bit of a mask compressed to the order of ``u`` (see ``_PEXT``)
+#: back in ``u``.
+_NTH_BIT = [0] * 65536
+for _u in range(256):
+    _x = _u
+    for _k in range(8):
+        _NTH_BIT[_u << 8 | 1 << _k] = _x & -_x
+        _x &= _x - 1
 #: ``_LENS[x]``: the number of bits in each byte of the 16-bit ``x``, 4 bits each.
 _LENS = [(x & 0xFF).bit_count() | (x >> 8).bit_count() << 4 for x in range(65536)]
 
@@ -458,7 +467,7 @@ class DoubleDummySolver:
         self._tt: dict[int, list[Any]] = {}
         self._seen: dict[tuple[int, ...], tuple[bool, int]] = {}
         self._lead_tt: dict[int, list[Any]] = {}
-        self._trump_games: dict[int, bool] = {}
+        self._trump_games: dict[int, int] = {}
         self._search = _make_search(
             trump,
             players,
@@ -657,7 +666,7 @@ def _make_search(
     tt: dict[int, list[Any]],
     seen: dict[tuple[int, ...], tuple[bool, int]],
     lead_tt: dict[int, list[Any]],
-    trump_games: dict[int, bool],
+    trump_games: dict[int, int],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -687,6 +696,7 @@ def _make_search(
     low_cards = _LOW_CARDS
     trump_bound = _TRUMP_BOUND
     guards = _GUARDS
+    nth_bit = _NTH_BIT
     side_seats = tuple(q for q in range(n) if side_bits >> q & 1)
     opp_seats = tuple(q for q in range(n) if not side_bits >> q & 1)
     single = len(side_seats) == 1
@@ -701,6 +711,7 @@ def _make_search(
     seat_at = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
     others_of = tuple(tuple(q for q in range(n) if q != p) for p in range(n))
     suit_shifts = (0, 8, 16, 24)
+    SURE = 256  # the trump game's answer bit, above its eight trump bits
 
     def longest(hands: list[int], among: tuple[int, ...], sh: int) -> int:
         """The longest holding among the seats ``among`` of the suit at bit ``sh``."""
@@ -863,10 +874,11 @@ def _make_search(
             rel = spare_bit
         return rel if total <= rem else 0
 
-    def trump_game(tr: list[int], rem: int, leader: int, need: int) -> bool:
+    def trump_game(tr: list[int], rem: int, leader: int, need: int) -> int:
         """Whether the side (one seat) is sure of ``need`` tricks in the *trump game* of
         the trump masks ``tr`` (one a seat), ``rem`` cards a hand and ``leader`` on
-        lead.
+        lead: ``SURE`` (256) if it is, or-ed with the bit of the lowest trump whose rank
+        counts in the answer (none when no rank does).
 
         The trump game keeps the trumps and counts every other card as a plain card:
         a trick without a trump goes to the others, and any seat may lead the next one
@@ -878,47 +890,74 @@ def _make_search(
         instead); the same trumps win the same tricks, and a trick without a trump
         that the side wins in the real game only adds to its count (when the side
         needs one trick, that trick is all it needs).  So tricks the side is sure of
-        in the trump game are sure in the real game.  The answer depends only on the
-        trumps' order and owners, the number of cards a hand and the leader; it is
-        kept in ``trump_games``, the trumps compressed to their order.
+        in the trump game are sure in the real game.
+
+        The answer depends on the number of trumps and cards of each hand, the leader
+        and the owners of the trumps at or above the lowest trump that outranked
+        another trump in a trick on the way (partition search, as in the real game:
+        lower trumps only ever ruff or follow, whoever holds which).  It is kept in
+        ``trump_games``, the trumps compressed to their order.
         """
         u = 0
         for t in tr:
             u |= t
-        u <<= 8
         key = (need << 5 | rem) << 3 | leader
         for t in tr:
-            key = key << 8 | pext[u | t]
+            key = key << 8 | pext[u << 8 | t]
         got = trump_games.get(key)
         if got is None:
             got = trump_games[key] = trump_trick(
-                [pext[u | t] for t in tr], rem, leader, need, 0, False, 0, -1
+                [pext[u << 8 | t] for t in tr], rem, leader, need, 0, False, 0, -1, 0
             )
-        return got
+        if not got & 0xFF:
+            return got
+        # the lowest relevant trump, from its place in the order back to its own bit
+        return (got & SURE) | nth_bit[u << 8 | (got & -got)]
 
     def trump_trick(
-        tr: list[int], rem: int, leader: int, need: int, i: int, led: bool, best: int, bseat: int
-    ) -> bool:
+        tr: list[int],
+        rem: int,
+        leader: int,
+        need: int,
+        i: int,
+        led: bool,
+        best: int,
+        bseat: int,
+        cnt: int,
+    ) -> int:
         """The trump game from the ``i``-th card of a trick (``led``: a trump was led;
-        ``best`` the highest trump played to it, by ``bseat``, or 0)."""
+        ``best`` the highest trump played to it, by ``bseat``, or 0; ``cnt`` the trumps
+        played to it): ``SURE`` (256) if the side is sure of its tricks, or-ed with the
+        trumps whose rank counts in the answer (a mask whose lowest bit is the lowest
+        such trump)."""
         if i == n:
+            # the winner outranked another trump of the trick: its rank counts
+            wrel = best if cnt > 1 else 0
             if best:
                 if bseat == side_seat:
-                    return need == 1 or trump_game(tr, rem - 1, bseat, need - 1)
-                return rem > need and trump_game(tr, rem - 1, bseat, need)
+                    if need == 1:
+                        return SURE | wrel
+                    return trump_game(tr, rem - 1, bseat, need - 1) | wrel
+                if rem <= need:
+                    return wrel
+                return trump_game(tr, rem - 1, bseat, need) | wrel
             if rem <= need:
-                return False
+                return 0
+            acc = SURE
             for q in opp_seats if need == 1 else seats:
-                if not trump_game(tr, rem - 1, q, need):
-                    return False
-            return True
+                v = trump_game(tr, rem - 1, q, need)
+                if v < SURE:
+                    return v
+                acc |= v
+            return acc
         p = seat_at[leader][i]
         t = tr[p]
         plain = rem > t.bit_count()
         if p == side_seat:
             # a trump that beats the trick so far first, the lowest such, then low trumps
             if i and (plain if not led else not t):
-                return trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+                return trump_trick(tr, rem, leader, need, i + 1, led, best, bseat, cnt)
+            acc = 0
             x = t
             low = []
             while x:
@@ -926,41 +965,45 @@ def _make_search(
                 x ^= b
                 if b > best:
                     tr[p] = t ^ b
-                    ok = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p)
+                    v = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p, cnt + 1)
                     tr[p] = t
-                    if ok:
-                        return True
+                    if v >= SURE:
+                        return v
+                    acc |= v
                 else:
                     low.append(b)
             for b in low:
                 tr[p] = t ^ b
-                ok = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+                v = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat, cnt + 1)
                 tr[p] = t
-                if ok:
-                    return True
+                if v >= SURE:
+                    return v
+                acc |= v
             if i == 0 and plain:
-                return trump_trick(tr, rem, leader, need, 1, False, 0, -1)
-            return False
+                return trump_trick(tr, rem, leader, need, 1, False, 0, -1, 0) | acc
+            return acc
         # the others: a plain card first (unless a trump must follow a trump lead),
         # then their trumps from the lowest
+        acc = SURE
         if not t or (plain and not led):
-            if not trump_trick(tr, rem, leader, need, i + 1, led, best, bseat):
-                return False
-            if not t:
-                return True
+            v = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat, cnt)
+            if v < SURE or not t:
+                return v
+            acc = v
         x = t
         while x:
             b = x & -x
             x ^= b
             tr[p] = t ^ b
             if b > best:
-                ok = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p)
+                v = trump_trick(tr, rem, leader, need, i + 1, led or not i, b, p, cnt + 1)
             else:
-                ok = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat)
+                v = trump_trick(tr, rem, leader, need, i + 1, led, best, bseat, cnt + 1)
             tr[p] = t
-            if not ok:
-                return False
-        return True
+            if v < SURE:
+                return v
+            acc |= v
+        return acc
 
     def force(
         hands: list[int], leader: int, lo: int, hi: int, rem: int, allc: int
@@ -1080,12 +1123,11 @@ def _make_search(
         if lo and hi == rem and single:
             if has_trump and (allc ^ hands[side_seat]) & tmask:
                 # the others hold trumps: the trump game, if the side holds enough
-                if lo <= ((hands[side_seat] >> tshift) & 0xFF).bit_count() and trump_game(
-                    [(h >> tshift) & 0xFF for h in hands], rem, leader, lo
-                ):
-                    tl = (allc >> tshift) & 0xFF
-                    seen[key] = known = (True, (tl & -tl) << tshift)
-                    return known
+                if lo <= ((hands[side_seat] >> tshift) & 0xFF).bit_count():
+                    v = trump_game([(h >> tshift) & 0xFF for h in hands], rem, leader, lo)
+                    if v >= SURE:
+                        seen[key] = known = (True, (v & 0xFF) << tshift)
+                        return known
             elif lo == 1 and not side_bits >> leader & 1:
                 mrel = masters(hands, allc, rem)
                 if mrel:
