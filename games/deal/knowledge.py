@@ -871,6 +871,18 @@ class DealKnowledge:
         Forms with the same cells share one axis, and a form whose cells are
         a linear combination of other forms' has none (see :meth:`_axes`).
         """
+        if not self.compact_tables:
+            seen: dict[tuple[tuple[int, int, int], ...], int] = {}
+            aux = self._aux()
+            for f in forms:
+                g = aux.fold_memo(f)
+                if g.coef not in seen:
+                    lo_v, hi_v = aux.range_memo(g)
+                    seen[g.coef] = hi_v - lo_v + 1
+            size = 1
+            for n in seen.values():
+                size *= max(n, 1)
+            return size
         _, ranges, dep, _ = self._axes(forms)
         size = 1
         for (lo_v, hi_v), expr in zip(ranges, dep, strict=True):
@@ -1559,10 +1571,11 @@ class _Aux:
         self.row_free: list[int] = (hi - lo).sum(axis=1).tolist()
         self.cp: list[int] = cp.tolist()
         self.size = list(size)
-        self.col_lo: list[int] = lo.sum(axis=0).tolist()
-        self.col_free: list[int] = (hi - lo).sum(axis=0).tolist()
-        self.lo_t: list[list[int]] = lo.T.tolist()
-        self.hi_t: list[list[int]] = hi.T.tolist()
+        # the locations' lines of cells, read by ``form_range`` with ``compact`` only
+        self.col_lo: list[int] = lo.sum(axis=0).tolist() if compact else []
+        self.col_free: list[int] = (hi - lo).sum(axis=0).tolist() if compact else []
+        self.lo_t: list[list[int]] = lo.T.tolist() if compact else []
+        self.hi_t: list[list[int]] = hi.T.tolist() if compact else []
         self.folds: dict[_Form, _Form] = {}
         self.ranges: dict[_Form, tuple[int, int]] = {}
         self.spans: dict[tuple[Any, ...], list[dict[int, Fraction] | None]] = {}
@@ -1622,13 +1635,14 @@ class _Aux:
         too, and the form lies in both bounds.
         """
         by_kind: dict[int, dict[int, int]] = {}
-        by_loc: dict[int, dict[int, int]] = {}
         for k, ll, c in f.coef:
             by_kind.setdefault(k, {})[ll] = c
-            by_loc.setdefault(ll, {})[k] = c
         lo_r, hi_r = self._spread(by_kind, self.lo, self.hi, self.cp, self.row_lo, self.row_free)
         if not self.compact:
             return f.offset + lo_r, f.offset + hi_r
+        by_loc: dict[int, dict[int, int]] = {}
+        for k, ll, c in f.coef:
+            by_loc.setdefault(ll, {})[k] = c
         lo_c, hi_c = self._spread(
             by_loc, self.lo_t, self.hi_t, self.size, self.col_lo, self.col_free
         )
