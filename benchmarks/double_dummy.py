@@ -329,7 +329,7 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
                              ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
     ("no trump game", [("            if has_trump and (allc ^ hands[side_seat]) & tmask:\n",
                         "            if False:\n")]),
-    ("no guarded-suits bound", [("            elif lo == 1 and not side_bits >> leader & 1:\n",
+    ("no guarded-suits bound", [("            elif not side_bits >> leader & 1:\n",
                                  "            elif False:\n")]),
     ("no fresh frame-stack chunk", [("        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS\n",
                                      "        deep = False\n")]),

@@ -821,10 +821,10 @@ def _make_search(
 
     describe = describe_4 if n == 4 else describe_any
 
-    def masters(hands: list[int], allc: int, rem: int) -> int:
-        """The relevant cards if the side (one seat) is sure of a trick against the
-        others' leads, else 0: no other seat holds a trump, and the others cannot lead
-        every trick in suits where the side does not win a trick.
+    def masters(hands: list[int], allc: int, rem: int) -> tuple[int, int]:
+        """The tricks the side (one seat) is sure of against the others' leads, with
+        the relevant cards, or ``(0, 0)``: no other seat holds a trump, and the others
+        cannot lead every trick in suits where the side does not win a trick.
 
         Say the side *guards* a suit when, playing its highest card of the suit each
         time the suit is led, it wins the ``j``-th lead for some ``j`` up to its
@@ -845,13 +845,19 @@ def _make_search(
         on the suit lengths (the table's keys) and on the owners of the cards at or
         above the ``j``-th card of each counted suit: those cards are the relevant
         ones.
+
+        Then the side wins a trick, and holds the masters it kept for the counted
+        suits with ``j == 1`` but perhaps the one that won it: on lead, it cashes them
+        (nobody can beat or ruff them).  So it is sure of as many tricks as it kept
+        masters, and of one at least.
         """
         hs = hands[side_seat]
         others = allc ^ hs
         if has_trump and others & tmask:
-            return 0
+            return 0, 0
         total = 0  # room + the kept cards, the guarded suits counted as chosen
         rel = 0
+        kept = 0  # the masters kept (counted suits with j == 1)
         spare_d = 8
         spare_bit = 0
         for sh in suit_shifts:
@@ -865,14 +871,18 @@ def _make_search(
                 if j < ln:
                     total += j - ln
                     rel |= bit << sh
+                    if j == 1:
+                        kept += 1
                 elif j - ln < spare_d:
                     spare_d, spare_bit = j - ln, bit << sh
         if not rel:
             if not spare_bit:
-                return 0
+                return 0, 0
             total += spare_d
             rel = spare_bit
-        return rel if total <= rem else 0
+        if total > rem:
+            return 0, 0
+        return (kept if kept > 1 else 1), rel
 
     def trump_game(tr: list[int], rem: int, leader: int, need: int) -> int:
         """Whether the side (one seat) is sure of ``need`` tricks in the *trump game* of
@@ -1128,9 +1138,9 @@ def _make_search(
                     if v >= SURE:
                         seen[key] = known = (True, (v & 0xFF) << tshift)
                         return known
-            elif lo == 1 and not side_bits >> leader & 1:
-                mrel = masters(hands, allc, rem)
-                if mrel:
+            elif not side_bits >> leader & 1:
+                sure, mrel = masters(hands, allc, rem)
+                if lo <= sure:
                     seen[key] = known = (True, mrel)
                     return known
         if lo > 0 and kind == 0 and side_bits >> leader & 1:
