@@ -821,7 +821,7 @@ def _make_search(
 
     describe = describe_4 if n == 4 else describe_any
 
-    def masters(hands: list[int], allc: int, rem: int) -> tuple[int, int]:
+    def masters(hands: list[int], allc: int, rem: int, lo: int) -> tuple[int, int]:
         """The tricks the side (one seat) is sure of against the others' leads, with
         the relevant cards, or ``(0, 0)``: no other seat holds a trump, and the others
         cannot lead every trick in suits where the side does not win a trick.
@@ -849,7 +849,10 @@ def _make_search(
         Then the side wins a trick, and holds the masters it kept for the counted
         suits with ``j == 1`` but perhaps the one that won it: on lead, it cashes them
         (nobody can beat or ruff them).  So it is sure of as many tricks as it kept
-        masters, and of one at least.
+        masters, and of one at least.  For a goal of ``lo`` tricks, suits with a
+        master that the rule above leaves out are counted too, the cheapest first
+        (each adds ``1 - longest`` to ``room + sum(j)``), while the side keeps fewer
+        than ``lo`` masters and the sum stays within ``rem``.
         """
         hs = hands[side_seat]
         others = allc ^ hs
@@ -859,7 +862,8 @@ def _make_search(
         rel = 0
         kept = 0  # the masters kept (counted suits with j == 1)
         spare_d = 8
-        spare_bit = 0
+        spare_bit = spare_j = 0
+        extra_masters = []  # (cost, bit) of the masters not counted yet
         for sh in suit_shifts:
             rs = (allc >> sh) & 0xFF
             if not rs:
@@ -873,15 +877,28 @@ def _make_search(
                     rel |= bit << sh
                     if j == 1:
                         kept += 1
-                elif j - ln < spare_d:
-                    spare_d, spare_bit = j - ln, bit << sh
+                else:
+                    if j - ln < spare_d:
+                        spare_d, spare_bit, spare_j = j - ln, bit << sh, j
+                    if j == 1:
+                        extra_masters.append((1 - ln, bit << sh))
         if not rel:
             if not spare_bit:
                 return 0, 0
             total += spare_d
             rel = spare_bit
+            kept = 1 if spare_j == 1 else 0
         if total > rem:
             return 0, 0
+        if kept < lo and extra_masters:
+            extra_masters.sort()
+            for d, b in extra_masters:
+                if kept >= lo or total + d > rem:
+                    break
+                if not rel & b:
+                    total += d
+                    rel |= b
+                    kept += 1
         return (kept if kept > 1 else 1), rel
 
     def trump_game(tr: list[int], rem: int, leader: int, need: int) -> int:
@@ -1139,7 +1156,7 @@ def _make_search(
                         seen[key] = known = (True, (v & 0xFF) << tshift)
                         return known
             elif not side_bits >> leader & 1:
-                sure, mrel = masters(hands, allc, rem)
+                sure, mrel = masters(hands, allc, rem, lo)
                 if lo <= sure:
                     seen[key] = known = (True, mrel)
                     return known
