@@ -143,6 +143,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import table  # noqa: E402
 from games.errors import InvalidParameterError  # noqa: E402
+from kripke.errors import SizeLimitError  # noqa: E402
 
 __all__ = ["GAMES", "main", "plays", "pick_query", "run_state", "warm_up"]
 
@@ -230,7 +231,11 @@ def pick_query(h: Any, index: int) -> dict[str, Any]:
                 if fallback is None:
                     fallback = (c, loc, x)
                 if ds is not None:
-                    p = ds.probability(a, f"has({loc}, {x})", exact=True)
+                    try:
+                        p = ds.probability(a, f"has({loc}, {x})", exact=True)
+                    except SizeLimitError:  # too wide to count: no uncertainty test
+                        ds = None
+                        continue
                     if 0 < p < 1:
                         return _query(a, b, c, loc, x, True)
     if fallback is None:  # the seats other than a hold nothing: a card elsewhere

@@ -41,6 +41,7 @@ from typing import Any
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
+from kripke.errors import SizeLimitError
 
 __all__ = [
     "GameKnowledge",
@@ -255,7 +256,6 @@ class GameKnowledge:
         (first on the quotient when the structure would be wider than
         :attr:`quotient_width`; decks without copies), and when both are refused
         by exact counting where it decides (:meth:`_by_counting`)."""
-        from kripke.errors import SizeLimitError
 
         refused: SizeLimitError | None = None
         if len({a.args[1] for a in g.atoms()}) > MANY_CARDS or (self.counting_first and _nested(g)):
@@ -367,8 +367,11 @@ class GameKnowledge:
         kn = self._groups[key]
         if kn is None or any("#" in a.args[1] for a in f.atoms()):
             return None
-        if kn.knows(f):
-            return True
+        try:
+            if kn.knows(f):
+                return True
+        except SizeLimitError:  # too wide to count: not decided here
+            return None
         return False if kn.exact and union else None
 
     def _knows(self, agent: str, f: Any) -> bool | None:
@@ -383,8 +386,11 @@ class GameKnowledge:
         kn = self._seat_counting(agent)
         if kn is None or any("#" in a.args[1] for a in f.atoms()):
             return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
-        if kn.knows(f):
-            return True  # also when a constraint was relaxed: a superset of the deals
+        try:
+            if kn.knows(f):
+                return True  # also when a constraint was relaxed: a superset of the deals
+        except SizeLimitError:  # too wide to count: not decided here
+            return None
         return False if kn.exact else None
 
     def _valid(self, f: Any) -> bool | None:
@@ -679,8 +685,6 @@ class GameKnowledge:
     def _counting(self) -> Any:
         """The history's exact counting knowledge (:meth:`CardHistory.deal_state`) when the
         structure is refused as too wide, else ``None``."""
-        from kripke.errors import SizeLimitError
-
         if self._refusal is None:
             try:
                 _ = self.built
@@ -1233,7 +1237,12 @@ def _clean_elsewhere(h: CardHistory, agent: str, cls: set[int], loc: str, knowle
 def _fewest(h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str]) -> int:
     """The fewest copies of ``kinds`` that ``spots`` hold together in ``knowledge``'s worlds
     (exact arithmetic: a world is never lost to rounding)."""
-    dist = knowledge.count_distribution([h.deck.name(k) for k in sorted(kinds)], spots, exact=True)
+    try:
+        dist = knowledge.count_distribution(
+            [h.deck.name(k) for k in sorted(kinds)], spots, exact=True
+        )
+    except SizeLimitError:  # too wide to count: none assured
+        return 0
     return next(v for v, p in enumerate(dist) if p > 0)
 
 

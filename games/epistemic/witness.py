@@ -41,6 +41,7 @@ from typing import Any
 
 from games.epistemic.history import CardHistory
 from games.errors import GameError
+from kripke.errors import SizeLimitError
 
 __all__ = ["static_cards", "traded", "witness_knowledge"]
 
@@ -157,7 +158,10 @@ def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool)
         kn = world.seat_counting(b)
     except GameError:  # a fact: counting does not take the history
         return False
-    got = kn.knows(atom)
+    try:
+        got = kn.knows(atom)
+    except SizeLimitError:  # too wide to count: no proof
+        return False
     return bool(got) if knows else not got and kn.exact
 
 
