@@ -95,7 +95,9 @@ class DealKnowledge:
         #: bounded by the locations' sizes as well as by the copies of the
         #: kinds.  More constraints then stay within :attr:`max_table` (the
         #: knowledge stays exact for longer), and counting with them costs
-        #: more.  :class:`~games.deal.DealState` turns it on.
+        #: more, so once a constraint was dropped (:attr:`exact` is False) the
+        #: tables are built as without it.  :class:`~games.deal.DealState`
+        #: turns it on.
         self.compact_tables = False
         #: Largest enumeration (states times options) a query may build for one
         #: group of linked card kinds.
@@ -865,13 +867,18 @@ class DealKnowledge:
             preds.append(pred)
         self._preds = preds
 
+    @property
+    def _compact(self) -> bool:
+        """Whether tables are built compact now (see :attr:`compact_tables`)."""
+        return self.compact_tables and self.relaxations == 0
+
     def _box_size(self, forms: Iterable[_Form]) -> int:
         """Value combinations of the independent forms (after folding).
 
         Forms with the same cells share one axis, and a form whose cells are
         a linear combination of other forms' has none (see :meth:`_axes`).
         """
-        if not self.compact_tables:
+        if not self._compact:
             seen: dict[tuple[tuple[int, int, int], ...], int] = {}
             aux = self._aux()
             for f in forms:
@@ -918,7 +925,7 @@ class DealKnowledge:
                 uforms.append(g)
             mapping.append((u, g.offset - uforms[u].offset))
         ranges = [aux.range_memo(g) for g in uforms]
-        if len(uforms) < 2 or not self.compact_tables:
+        if len(uforms) < 2 or not self._compact:
             return uforms, ranges, [None] * len(uforms), mapping
         key = tuple(g.coef for g in uforms)
         dep = aux.spans.get(key)
@@ -934,16 +941,15 @@ class DealKnowledge:
 
     def _aux(self) -> _Aux:
         """Per-state data of :meth:`_fold` and :meth:`_form_range`, cached by value."""
-        key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size), self.compact_tables)
+        compact = self._compact
+        key = (self._lo.tobytes(), self._hi.tobytes(), tuple(self._size), compact)
         aux = self._aux_cache
         if aux is not None and aux.key == key:
             return aux
         recent = self._aux_recent
         aux = recent.get(key)
         if aux is None:
-            aux = recent[key] = _Aux(
-                key, self._lo, self._hi, self._size, self._copies, self.compact_tables
-            )
+            aux = recent[key] = _Aux(key, self._lo, self._hi, self._size, self._copies, compact)
             if len(recent) > 4:
                 del recent[next(iter(recent))]
         self._aux_cache = aux
