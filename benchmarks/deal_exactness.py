@@ -28,21 +28,30 @@ Run::
 
 Measured (seeds 0-4, the default command; 2-core machine shared with other
 work; the library before compact tables, 256ebfd, from a ``git archive`` in
-the same session, then with them; CPU ms per event, all four seats):
+the same session, then at ec2d07c; CPU ms per event, all four seats):
 
 ==========  ===========  ==============  ==============  ============  ============
 game        (seat,play)  exact before    exact after     update med    update worst
 ==========  ===========  ==============  ==============  ============  ============
-bs-classic  2,404        49.8%           55.7%           0.68 -> 0.70  32 -> 23
-bs-koth     4,132        16.5%           16.8%           0.80 -> 0.89  253 -> 75
+bs-classic  2,404        49.8%           55.7%           0.66 -> 0.71  33 -> 24
+bs-koth     4,132        16.5%           16.8%           0.83 -> 0.78  258 -> 30
 ==========  ===========  ==============  ==============  ============  ============
+
+(mean per event: classic 1.16 -> 1.18 ms, koth 4.6 -> 2.5 ms: the merge's
+search of the splits, which also serves the bots' knowledge.)  The bots' own
+knowledge has compact tables off and plays the same actions at the same
+speed (``python3 benchmarks/tournament_speed.py --games 20 --bots
+probabilistic-exact,knowledge-exact --shapes koth4 --baseline DIR``, DIR
+the 256ebfd archive: 1.33 -> 1.34 and 26.59 -> 26.37 games per CPU second,
+actions the same).
 
 First inexact play per seed (0-4), before -> after: classic 52/52/60/-/- ->
 62/62/68/-/-, koth 29/23/21/-/27 unchanged (``-``: exact to the end; seeds
 3 and 4 are short games).  ``--max-table 100000`` gives classic 58.7%
-(seed 1 exact to play 88, seed 2 to the end) and koth 16.9%, with a worst
-event of 1.2 s; ``--max-table 1000000`` without compact tables only 51%
-on classic with a worst event of 97 s: a larger budget does not carry the
+(seed 1 exact to play 88, seed 2 to the end) and koth 16.9% (a worst event
+of 1.2 s, measured before compact tables stopped at the first dropped
+constraint); ``--max-table 1000000`` without compact tables gives 51% on
+classic with a worst event of 97 s: a larger budget does not carry the
 knowledge through a game.
 
 Why the tables grow (``--diagnose``): a seat that saw cards go into a pile
