@@ -42,20 +42,23 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   unless a higher trump of the other team falls on it, and each of those falls
   on one trick only), and the tricks the side can cash from the top when it
   leads (the same count for the others' leads cut too rarely to pay);
-* the side's guarded suits against the others' leads: when the side needs one
-  more trick and nobody else holds a trump, a suit where the side wins the
+* the side's guarded suits against the others' leads: when the side needs
+  tricks and nobody else holds a trump, a suit where the side wins the
   ``j``-th lead by playing its highest card each time (a master is ``j = 1``,
   K-Q against the ace ``j = 2``) can be led at most ``j - 1`` times by the
   others, any other suit at most as often as the longest holding of it among
   them; keeping those ``j`` cards, the side's trick is sure when its other cards
-  cover the leads of the other suits;
+  cover the leads of the other suits -- and once it has won it, the side is on
+  lead with the masters it kept and cashes them, so it is sure of as many tricks
+  as it kept masters;
 * the trump game: when the side (one seat) needs tricks and both teams hold
   trumps, a game that keeps only the trumps (the others take every trick without
   one, the side never ruffs while it holds another card) is searched on its own,
   keyed on the trumps' order and owners; tricks the side is sure of there are
-  sure in the real game (this bound and the guarded suits are consulted where the
-  tables have no answer, so that a table entry with fewer relevant cards answers
-  first);
+  sure in the real game, and the answer depends only on the owners of the trumps
+  at or above the lowest one that outranked another trump in a trick (this bound
+  and the guarded suits are consulted where the tables have no answer, so that a
+  table entry with fewer relevant cards answers first);
 * once a card has been searched without a cut, a later card of the same seat
   and suit is skipped when both lie below every relevant rank of that suit in
   the answer: the two positions differ only in cards the answer does not
@@ -77,17 +80,21 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   chunk (each crossing allocated and released a chunk: 10-30% of a solve,
   depending on how deep the caller's stack happened to be).
 
-Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed 1
---baseline 256ebfd``, measured on a machine shared with other work, load 2-4 on 2
+Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed S
+--baseline 256ebfd``, measured on a machine shared with other work, load 2-3 on 2
 cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
-4.3 ms of CPU on average (p99 28 ms), and the hardest of the 500 positions 40.8 ms
-(the least CPU time of 4 runs), within the goal of a mean of at most 10 ms and a
-worst of at most 50 ms; the solver of revision 256ebfd (before the trump game and
-the guarded suits) took 5.3 ms and 58.6 ms in the same run.  Other seeds have harder
-positions: the worst of seed 2 takes 50.8 ms (48.3 ms before: the trump game's
-wider relevant cards cost more than it saves there) and of seed 7 70.4 ms (110.0
-before).  The hardest positions left prove the side's tricks where the trump game
-does not apply: without trumps, or with trumps in one team's hands only.
+4.1-5.1 ms of CPU on average over the seeds 1, 2, 3, 4 and 7 (p99 29-40 ms), within
+the goal of a mean of at most 10 ms.  The hardest of the 500 positions (the least
+CPU time of 4 runs) takes 38.6, 47.4 and 42.1 ms on seeds 1, 2 and 3, within the goal
+of at most 50 ms, but 52.6 ms on seed 4 and 60.5 ms on seed 7: the goal is not met on
+every seed.  The solver of revision 256ebfd (before the trump game and the guarded
+suits) took 59.4, 49.1, 49.8, 102.2 and 112.1 ms in the same runs.  The hardest
+positions left are proofs of the side's first trick or two where the bounds do not
+reach: in no-trump play when the others could lead the side's unguarded suits more
+often than the side has spare cards (only the longest holdings are counted, not
+whether the others can get back to the hand that holds them), and in trump play when
+the others hold trumps and the side's tricks come from its side-suit aces (seed 7
+position 20: a single low trump and four aces).
 
 Examples
 --------
