@@ -865,6 +865,14 @@ def _make_search(
         others = allc ^ hs
         if has_trump and others & tmask:
             return 0, 0
+        if lo > 1:
+            # more than one trick needs as many masters
+            tops = 0
+            for sh in suit_shifts:
+                if ((hs >> sh) & 0xFF).bit_length() == ((allc >> sh) & 0xFF).bit_length() > 0:
+                    tops += 1
+            if tops < lo:
+                return 0, 0
         total = 0  # room + the kept cards, the guarded suits counted as chosen
         rel = 0
         kept = 0  # the masters kept (counted suits with j == 1)
