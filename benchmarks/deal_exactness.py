@@ -45,6 +45,13 @@ probabilistic-exact,knowledge-exact --shapes koth4 --baseline DIR``, DIR
 the 256ebfd archive: 1.33 -> 1.34 and 26.59 -> 26.37 games per CPU second,
 actions the same).
 
+With ``--query`` (every seat's marginals at every play, same session):
+classic 42 -> 67 s of marginals in all (median 0.96 -> 0.93 ms, worst 9.4
+-> 12.8 s, states over 1 s 6 -> 10): knowledge that stays exact keeps
+joint constraints that were dropped before, and counting with them costs
+more (seed 1, P2 at play 93: 13 s, exact, where the constraints had been
+dropped since play 62); koth 59 -> 61 s (worst 0.9 -> 1.1 s).
+
 First inexact play per seed (0-4), before -> after: classic 52/52/60/-/- ->
 62/62/68/-/-, koth 29/23/21/-/27 unchanged (``-``: exact to the end; seeds
 3 and 4 are short games).  ``--max-table 100000`` gives classic 58.7%
