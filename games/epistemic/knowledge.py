@@ -41,7 +41,7 @@ from typing import Any
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
-from kripke.errors import SizeLimitError
+from kripke.errors import SizeLimitError, UnknownAtomError
 
 __all__ = [
     "GameKnowledge",
@@ -53,6 +53,7 @@ __all__ = [
     "PUBLIC",
     "never_known",
     "swap_unknown",
+    "dislodged",
 ]
 # seat_aliases: re-exported from reading
 
@@ -391,7 +392,11 @@ class GameKnowledge:
                 return True  # also when a constraint was relaxed: a superset of the deals
         except SizeLimitError:  # too wide to count: not decided here
             return None
-        return False if kn.exact else None
+        if kn.exact:
+            return False
+        if agent != PUBLIC and dislodged(self.history, agent, f, within=agent, knowledge=kn):
+            return False  # not in any of its worlds, so not in the true one
+        return None
 
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
@@ -432,7 +437,9 @@ class GameKnowledge:
         if within is None:
             return False
         kn = self._seat_counting(within)
-        return swap_unknown(h, agent, atom, within=within, knowledge=kn)
+        if swap_unknown(h, agent, atom, within=within, knowledge=kn):
+            return True
+        return kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn)
 
     def _seat_counting(self, agent: str) -> Any:
         """``agent``'s (or :data:`PUBLIC`'s) exact counting knowledge: from the kept
@@ -1292,6 +1299,98 @@ def _static_partners(
         if alike:
             total += max(0, _fewest(h, knowledge, alike, [m]) - shown[m])
     return total
+
+
+def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``) in
+    any world seat ``within`` considers possible, because ``L``'s owner has since put
+    cards down that ``agent`` never saw: ``True`` is exact, ``False`` means not shown.
+
+    After the last time cards came into ``L``, ``L`` put ``N`` cards face down in
+    moves ``agent`` did not see, and those cards still lie where no event
+    ``agent`` saw has shown them (a play gathered into the pile).  A copy of ``C``
+    at ``L`` could have been any of those cards that was not a ``C``: swapping
+    the two from that move on changes nothing ``agent`` sees, whatever
+    ``agent`` saw of them before (a card it played, picked up by ``L``).  When
+    ``N`` is at least the most copies of ``C`` that ``L`` and those places can
+    hold together in ``within``'s worlds (``knowledge``, that seat's counting;
+    a superset of the worlds only raises the most), less ``k - 1``, every copy
+    of ``C`` at ``L`` beyond ``k - 1`` has such a card to trade with, so
+    ``agent`` considers fewer than ``k`` possible.  Histories with counts or
+    facts are left alone (a trade could change them).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A B", "y": "C D", "pile": ""},
+    ...                 ["x", "y"])
+    >>> h = h.then(Move("A", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+    >>> has_y_a = Atom("has", ("y", "A"))
+    >>> h.deal_state().knows("x", has_y_a)           # x saw its A go to y
+    True
+    >>> later = h.then(Move("C", "y", "pile", seen_by=["y"]))
+    >>> later.deal_state().knows("x", has_y_a)        # y put a card down unseen
+    False
+    >>> dislodged(later, "x", has_y_a, within="x", knowledge=later.seat_counting("x"))
+    True
+    """
+    from kripke.formulas import Atom
+
+    if not isinstance(atom, Atom):
+        return False
+    try:
+        loc, x, j = h.atom_cell(atom)
+    except UnknownAtomError:
+        return False
+    mine = set(h.owns.get(agent, ()))
+    hands = {m for a in h.agents for m in h.owns[a]}
+    steps = h.steps
+    if loc in mine or any(st.kind in ("count", "fact") for st in steps):
+        return False
+
+    def seen(st: Any) -> bool:
+        return st.audience is None or agent in st.audience
+
+    t0 = max(
+        (
+            i
+            for i, st in enumerate(steps)
+            if st.kind in ("move", "all")
+            and st.dst == loc
+            or st.kind in ("reveal", "show")
+            and st.src == loc
+            and seen(st)
+        ),
+        default=-1,
+    )
+    hidden, places = 0, set()
+    for i in range(t0 + 1, len(steps)):
+        st = steps[i]
+        if st.kind != "move" or st.src != loc or seen(st) or st.dst in mine:
+            continue
+        where = st.dst
+        for later in steps[i + 1 :]:
+            if later.kind in ("reveal", "show") and later.src == where and seen(later):
+                break
+            if later.kind == "move" and later.src == where:
+                break  # some of them may have left: not followed
+            if later.kind == "all" and later.src == where:
+                if seen(later) or later.dst in mine or later.dst in hands:
+                    break
+                where = later.dst
+        else:
+            hidden += len(st.kinds)
+            places.add(where)
+    if not hidden:
+        return False
+    try:
+        dist = knowledge.count_distribution([h.deck.name(x)], [loc, *sorted(places)], exact=True)
+    except SizeLimitError:
+        return False
+    most = max(v for v, p in enumerate(dist) if p > 0)
+    return hidden >= most - j + 1
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
