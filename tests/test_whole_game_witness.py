@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, Count, GameKnowledge, Move, explicit_model
-from games.epistemic.witness import static_cards, traded, witness_knowledge
+from games.epistemic.witness import static_cards, traded, witness_knowledge, witness_tracked
 from kripke import holds
 from kripke.formulas import Know, Not, Possible
 from tests.test_epistemic import random_history
+from tests.test_whole_game_dislodged import bs_history
 from tests.test_whole_game_ignorance import all_atoms
 from tests.test_whole_game_swaps import suit_history
 
@@ -87,3 +88,57 @@ def test_static_cards_and_trades():
     assert t is not None and t.content() == {"x": ("A",), "y": ("C",), "z": ("B",)}
     voided = h.then(Count("y", "B", 1, 1))
     assert traded(voided, [("y", 1, "z", 2)]) is None  # the count no longer holds
+
+
+def tracked_claims(h: CardHistory) -> tuple[int, int]:
+    """Every witness :func:`witness_tracked` finds on ``h``, checked in the explicit
+    model; how many, and how many the untouched-card trades do not find."""
+    pm = explicit_model(h)
+    n = beyond = 0
+    for a in h.agents:
+        for b in h.agents:
+            if a == b:
+                continue
+            for atom in all_atoms(h):
+                if witness_tracked(h, a, b, atom):
+                    assert holds(pm, Possible(a, Know(b, atom))), (a, b, atom.key)
+                    n += 1
+                    beyond += not witness_knowledge(h, a, b, atom, knows=True)
+    return n, beyond
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_tracked_witnesses_on_bs_histories(seed):
+    tracked_claims(bs_history(seed))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_tracked_witnesses_on_random_histories(seed, copies):
+    tracked_claims(random_history(seed, copies=copies, events=6))
+
+
+def test_tracked_witnesses_are_found():
+    found = beyond = 0
+    for seed in range(40):
+        n, m = tracked_claims(bs_history(seed))
+        found, beyond = found + n, beyond + m
+    assert found > 20 and beyond > 10
+
+
+def test_relabelled_history_trades_kinds_along_the_paths():
+    from games.epistemic import MoveAll
+    from games.epistemic.witness import follow_cards, relabelled
+
+    h = CardHistory(
+        Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C", "pile": ""}, ["x", "y", "z"]
+    )
+    h = h.then(Move("A", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+    cards = follow_cards(h, "z", "x")
+    a_card = next(i for i, c in enumerate(cards) if c.kind == 0)
+    c_card = next(i for i, c in enumerate(cards) if c.kind == 2)
+    assert cards[a_card].at == "y" and cards[a_card].seen_b and not cards[a_card].seen_a
+    t = relabelled(h, [(a_card, c_card)], "z", "x")
+    assert t is not None and t.content() == {"x": (), "y": ("B", "C"), "z": ("A",), "pile": ()}
+    assert t.events[0].cards == ("C",)

@@ -582,9 +582,12 @@ class GameKnowledge:
         if agent == PUBLIC or b == PUBLIC:
             return False
         if (key, knows) not in self._witnesses:
-            from games.epistemic.witness import witness_knowledge
+            from games.epistemic.witness import witness_knowledge, witness_tracked
 
-            found = witness_knowledge(self.history, agent, b, a, knows=knows)
+            h = self.history
+            found = witness_knowledge(h, agent, b, a, knows=knows) or (
+                knows and witness_tracked(h, agent, b, a)
+            )
             self._witnesses[key, knows] = found
         return self._witnesses[key, knows]
 

@@ -37,13 +37,21 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.epistemic.history import CardHistory
 from games.errors import GameError
 from kripke.errors import SizeLimitError
 
-__all__ = ["static_cards", "traded", "witness_knowledge"]
+__all__ = [
+    "static_cards",
+    "traded",
+    "witness_knowledge",
+    "follow_cards",
+    "relabelled",
+    "witness_tracked",
+]
 
 
 def static_cards(h: CardHistory, seat: str) -> dict[str, Counter[int]]:
@@ -111,6 +119,136 @@ def traded(h: CardHistory, trades: list[tuple[str, int, str, int]]) -> CardHisto
         return CardHistory(h.deck, initial, h.owns, h.events)
     except GameError:
         return None
+
+
+@dataclass
+class _Card:
+    """One physical card followed through a history: its kind, where it lies now,
+    whether seat ``a`` (or everybody) ever saw it, whether seat ``b`` did."""
+
+    kind: int
+    at: str
+    seen_a: bool = False
+    seen_b: bool = False
+
+
+def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
+    """The physical cards of ``h``, each followed from the deal to now (copies of a kind
+    are told apart by one fixed choice: a move takes the copies that came first),
+    with whether ``a`` or ``b`` ever saw it: at one of its locations, in an event
+    it was in the audience of (or a public one), revealed or shown to it."""
+    mine = {a: set(h.owns.get(a, ())), b: set(h.owns.get(b, ()))}
+    cards: list[_Card] = []
+    at: dict[str, list[int]] = {m: [] for m in h.locations}
+    for m, ks in h.initial.items():
+        for k in ks:
+            at[m].append(len(cards))
+            cards.append(_Card(k, m, m in mine[a], m in mine[b]))
+
+    def mark(ids: list[int], aud: frozenset[str] | None) -> None:
+        for i in ids:
+            cards[i].seen_a |= aud is None or a in aud
+            cards[i].seen_b |= aud is None or b in aud
+
+    for st in h.steps:
+        if st.kind in ("move", "all"):
+            if st.kind == "all":
+                ids = list(at[st.src])
+            else:
+                ids, pool = [], list(at[st.src])
+                for k in st.kinds:
+                    i = next(i for i in pool if cards[i].kind == k)
+                    pool.remove(i)
+                    ids.append(i)
+            mark(ids, st.audience)
+            for i in ids:
+                at[st.src].remove(i)
+                at[st.dst].append(i)
+                cards[i].at = st.dst
+                cards[i].seen_a |= st.dst in mine[a]
+                cards[i].seen_b |= st.dst in mine[b]
+        elif st.kind == "reveal":
+            mark(list(at[st.src]), st.audience)
+        elif st.kind == "show":
+            pool = list(at[st.src])
+            for k in st.kinds:  # any copy there may be the one shown: all of them count
+                mark([i for i in pool if cards[i].kind == k], st.audience)
+    return cards
+
+
+def relabelled(h: CardHistory, swaps: list[tuple[int, int]], a: str, b: str) -> CardHistory | None:
+    """``h`` with the physical cards of each pair ``(i, j)`` (numbered as
+    :func:`follow_cards` numbers them) trading their kinds for the whole history:
+    the deal and every event they are in (a show keeps its cards: it must still
+    find them there).  ``None`` when an event no longer fits."""
+    from games.epistemic.history import Move
+
+    cards = follow_cards(h, a, b)
+    kind = [c.kind for c in cards]
+    for i, j in swaps:
+        kind[i], kind[j] = kind[j], kind[i]
+    at: dict[str, list[int]] = {m: [] for m in h.locations}
+    n = 0
+    initial: dict[str, list[str]] = {}
+    for m, ks in h.initial.items():
+        initial[m] = []
+        for _ in ks:
+            at[m].append(n)
+            initial[m].append(h.deck.name(kind[n]))
+            n += 1
+    events = []
+    for st, e in zip(h.steps, h.events, strict=True):
+        if isinstance(e, Move):
+            pool, ids = list(at[st.src]), []
+            for k in st.kinds:
+                i = next(i for i in pool if cards[i].kind == k)
+                pool.remove(i)
+                ids.append(i)
+            for i in ids:
+                at[st.src].remove(i)
+                at[st.dst].append(i)
+            e = replace(e, cards=tuple(h.deck.name(kind[i]) for i in ids))
+        elif st.kind == "all":
+            at[st.dst].extend(at[st.src])
+            at[st.src] = []
+        events.append(e)
+    try:
+        return CardHistory(h.deck, initial, h.owns, events)
+    except GameError:
+        return None
+
+
+def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3) -> bool:
+    """Whether a world ``a`` considers possible was found where ``b`` knows
+    ``has(L, C)`` because a card ``b`` saw go to ``L`` (its own play, picked up there)
+    was a ``C``: such a card and a copy of ``C`` elsewhere, neither ever seen by ``a``,
+    trade kinds for the whole history (:func:`relabelled`), and ``b``'s exact counting
+    in that history knows the atom.  ``True`` is a proof of ``M_a K_b has(L, C)``;
+    ``False`` means none of the first ``tries`` trades showed it."""
+    from kripke.errors import UnknownAtomError
+    from kripke.formulas import Atom
+
+    if a == b or not isinstance(atom, Atom) or "#" in str(atom.args[1]):
+        return False
+    try:
+        loc, x, _ = h.atom_cell(atom)
+    except UnknownAtomError:
+        return False
+    cards = follow_cards(h, a, b)
+    tracked = [
+        i for i, c in enumerate(cards) if c.at == loc and c.kind != x and c.seen_b and not c.seen_a
+    ]
+    spare = [i for i, c in enumerate(cards) if c.at != loc and c.kind == x and not c.seen_a]
+    for i, j in [(i, j) for i in reversed(tracked) for j in spare][:tries]:
+        world = relabelled(h, [(i, j)], a, b)
+        if world is None:
+            continue
+        try:
+            if world.seat_counting(b).knows(atom):
+                return True
+        except (GameError, SizeLimitError):
+            continue
+    return False
 
 
 def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool) -> bool:
