@@ -1311,7 +1311,8 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
 
     After the last time cards came into ``L``, ``L`` put ``N`` cards face down in
     moves ``agent`` did not see, and those cards still lie where no event
-    ``agent`` saw has shown them (a play gathered into the pile).  A copy of ``C``
+    ``agent`` saw has shown them (a play gathered into the pile, or a pile another
+    seat picked up and has not played from since).  A copy of ``C``
     at ``L`` could have been any of those cards that was not a ``C``: swapping
     the two from that move on changes nothing ``agent`` sees, whatever
     ``agent`` saw of them before (a card it played, picked up by ``L``).  When
@@ -1348,7 +1349,6 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     except UnknownAtomError:
         return False
     mine = set(h.owns.get(agent, ()))
-    hands = {m for a in h.agents for m in h.owns[a]}
     steps = h.steps
     if loc in mine or any(st.kind in ("count", "fact") for st in steps):
         return False
@@ -1380,9 +1380,9 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
             if later.kind == "move" and later.src == where:
                 break  # some of them may have left: not followed
             if later.kind == "all" and later.src == where:
-                if seen(later) or later.dst in mine or later.dst in hands:
+                if seen(later) or later.dst in mine:
                     break
-                where = later.dst
+                where = later.dst  # the pile, or a hand agent does not see
         else:
             hidden += len(st.kinds)
             places.add(where)
