@@ -525,3 +525,82 @@ def test_guarded_suits_bound_counts_the_masters_kept():
             two += sure >= 2
         assert DoubleDummySolver(trump, 4, side).max_tricks(pos) == most
     assert checked >= 60 and two >= 20, (checked, two)
+
+
+def entry_sets(pos: Position, side: int, any_leader: bool = False) -> list[int]:
+    """The guarded-suits bound with its entries rule written out plainly: for every
+    non-empty set of guarded suits the side may count (no other seat holds a trump),
+    a suit not counted that one other seat alone holds, not on lead (any seat with
+    ``any_leader``), and whose other cards all lie in counted suits with ``j == 1``,
+    adds nothing to the room (that seat never wins a trick, so the suit is never
+    led).  The masters kept (one at least) for each set that fits only so."""
+    info = guarded_suits(pos, side)
+    if info is None:
+        return []
+    present = [s for s in range(4) if any(h >> (8 * s) & 0xFF for h in pos.hands)]
+    rem = pos.remaining_tricks
+    out = []
+    for counted in guarded_sets(info, 99):
+        kept = sum(info[i][0] or 0 for i in counted)
+        ones = 0
+        for i in counted:
+            if info[i][0] == 1:
+                ones |= 0xFF << (8 * present[i])
+        room = plain_room = 0
+        for i, (_, ln) in enumerate(info):
+            if i in counted:
+                continue
+            plain_room += ln
+            sh = 8 * present[i]
+            holders = [q for q in range(4) if q != side and pos.hands[q] >> sh & 0xFF]
+            free = (
+                len(holders) == 1
+                and (any_leader or holders[0] != pos.leader)
+                and not pos.hands[holders[0]] & ~(ones | 0xFF << sh)
+            )
+            room += 0 if free else ln
+        if room <= rem - kept < plain_room:
+            out.append(max(1, sum(info[i][0] == 1 for i in counted)))
+    return out
+
+
+def test_guarded_suits_bound_leaves_out_suits_nobody_can_lead():
+    """The entries rule of the guarded-suits bound, checked against plain minimax: a
+    suit that one of the others alone holds is never led when that seat is not on
+    lead and holds otherwise only suits where the side plays a master.  Deals where
+    one seat holds such a suit; the rule with the leader allowed to be that seat (one
+    trick too generous) is refuted on some of them."""
+    rng = random.Random(41)
+    checked = refuted = 0
+    for i in range(150):
+        n = 3 + (i % 30 == 0)
+        a, s, b = rng.sample(range(4), 3)
+        side, holder = rng.sample(range(4), 2)
+        k = 1 + rng.randrange(n - 1)
+        lows = rng.sample([8 * a + r for r in range(7)], n - k)
+        long = rng.sample([8 * s + r for r in range(8)], k)
+        hands = [0] * 4
+        hands[holder] = mask_of(lows + long)
+        rest = [c for c in range(32) if c >> 3 in (a, s, b) and c != 8 * a + 7]
+        rest = [c for c in rest if c not in lows and c not in long]
+        rng.shuffle(rest)
+        mine = [8 * a + 7] + rest[: n - 1]
+        hands[side] = mask_of(mine)
+        rest = [c for c in rest[n - 1 :] if c >> 3 != s]
+        for q in range(4):
+            if q not in (side, holder):
+                hands[q] = mask_of(rest[:n])
+                rest = rest[n:]
+        leader = rng.choice([q for q in range(4) if q != side])
+        pos = Position(hands, rng.choice([None, 6 - a - s - b]), leader)
+        sure = entry_sets(pos, side)
+        loose = entry_sets(pos, side, any_leader=True)
+        if not sure and not loose:
+            continue
+        most = BENCH.plain_tricks(pos, side)
+        for t in sure:
+            assert most >= t, (hands, pos.trump, side, leader)
+            checked += 1
+        refuted += any(most < t for t in loose)
+        assert DoubleDummySolver(pos.trump, 4, side).max_tricks(pos) == most
+    assert checked >= 30 and refuted >= 3, (checked, refuted)

@@ -828,7 +828,7 @@ def _make_search(
 
     describe = describe_4 if n == 4 else describe_any
 
-    def masters(hands: list[int], allc: int, rem: int, lo: int) -> tuple[int, int]:
+    def masters(hands: list[int], allc: int, rem: int, lo: int, leader: int) -> tuple[int, int]:
         """The tricks the side (one seat) is sure of against the others' leads, with
         the relevant cards, or ``(0, 0)``: no other seat holds a trump, and the others
         cannot lead every trick in suits where the side does not win a trick.
@@ -860,6 +860,14 @@ def _make_search(
         master that the rule above leaves out are counted too, the cheapest first
         (each adds ``1 - longest`` to ``room + sum(j)``), while the side keeps fewer
         than ``lo`` masters and the sum stays within ``rem``.
+
+        Entries: a suit not counted that one of the others alone holds is led only
+        from that seat.  When all its other cards lie in counted suits with
+        ``j == 1`` it never wins a trick while the side takes none (on a lead of
+        those suits the side plays the master), so, if it is not on lead now, the
+        suit is never led and adds nothing to ``room`` (nor is it counted as a
+        master afterwards).  This depends only on the suit lengths and the counted
+        masters, which are relevant already.
         """
         hs = hands[side_seat]
         others = allc ^ hs
@@ -877,8 +885,10 @@ def _make_search(
         rel = 0
         kept = 0  # the masters kept (counted suits with j == 1)
         spare_d = 8
-        spare_bit = spare_j = 0
+        spare_bit = spare_j = spare_sh = 0
         extra_masters = []  # (cost, bit) of the masters not counted yet
+        held1 = 0  # every card of the counted suits with j == 1
+        loose = []  # (shift, longest) of the suits not counted
         for sh in suit_shifts:
             rs = (allc >> sh) & 0xFF
             if not rs:
@@ -886,23 +896,47 @@ def _make_search(
             ln = longest(hands, opp_seats, sh)
             total += ln
             j, bit = guards[((hs >> sh) & 0xFF) << 8 | ((others >> sh) & 0xFF)]
+            if j and j < ln:
+                total += j - ln
+                rel |= bit << sh
+                if j == 1:
+                    kept += 1
+                    held1 |= 0xFF << sh
+                continue
             if j:
-                if j < ln:
-                    total += j - ln
-                    rel |= bit << sh
-                    if j == 1:
-                        kept += 1
-                else:
-                    if j - ln < spare_d:
-                        spare_d, spare_bit, spare_j = j - ln, bit << sh, j
-                    if j == 1:
-                        extra_masters.append((1 - ln, bit << sh))
+                if j - ln < spare_d:
+                    spare_d, spare_bit, spare_j, spare_sh = j - ln, bit << sh, j, sh
+                if j == 1:
+                    extra_masters.append((1 - ln, bit << sh))
+            if ln:
+                loose.append((sh, ln))
         if not rel:
             if not spare_bit:
                 return 0, 0
             total += spare_d
             rel = spare_bit
             kept = 1 if spare_j == 1 else 0
+            if kept:
+                held1 = 0xFF << spare_sh
+        dropped = 0  # the suits left out so (never counted as masters after)
+        if total > rem and held1:
+            # entries: a suit not counted that one other seat alone holds is led only
+            # by that seat; if all its other cards lie in counted suits with j == 1
+            # it never wins a trick (the side plays those suits' masters), so, not
+            # on lead now, it never leads that suit
+            for sh, ln in loose:
+                if rel >> sh & 0xFF:
+                    continue  # the suit counted as the spare one
+                holder = -1
+                for q in opp_seats:
+                    if (hands[q] >> sh) & 0xFF:
+                        if holder >= 0:
+                            break
+                        holder = q
+                else:
+                    if holder != leader and not hands[holder] & ~(held1 | 0xFF << sh):
+                        total -= ln
+                        dropped |= 0xFF << sh
         if total > rem:
             return 0, 0
         if kept < lo and extra_masters:
@@ -910,7 +944,7 @@ def _make_search(
             for d, b in extra_masters:
                 if kept >= lo or total + d > rem:
                     break
-                if not rel & b:
+                if not (rel | dropped) & b:
                     total += d
                     rel |= b
                     kept += 1
@@ -1171,7 +1205,7 @@ def _make_search(
                         seen[key] = known = (True, (v & 0xFF) << tshift)
                         return known
             elif not side_bits >> leader & 1:
-                sure, mrel = masters(hands, allc, rem, lo)
+                sure, mrel = masters(hands, allc, rem, lo, leader)
                 if lo <= sure:
                     seen[key] = known = (True, mrel)
                     return known
