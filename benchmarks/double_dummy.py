@@ -44,36 +44,37 @@ Times are CPU seconds of this process (``time.process_time``): on a machine shar
 with other work the wall clock is longer, and even CPU time suffers from a loaded
 machine, so figures measured while others run are pessimistic.
 
-Measured (2 cores shared with other work, load 2-3; ``--target --positions 500
+Measured (2 cores shared with other work, load 1.5-2; ``--target --positions 500
 --seed S --baseline 256ebfd``, each pair of lines from one run):
 
 ===============================  =====  =====  =====  ========  =============
 solver                            mean    p99    max  max wall  max best-of-4
 ===============================  =====  =====  =====  ========  =============
-seed 1: this solver                4.3   29.5   40.6      82.8           38.6
-seed 1: revision 256ebfd           5.6   42.0   63.4     121.7           59.4
-seed 2: this solver                4.7   30.5   49.2      90.0           47.4
-seed 2: revision 256ebfd           5.6   42.5   50.8     102.0           49.1
-seed 3: this solver                4.1   30.5   40.8      53.0           42.1
-seed 3: revision 256ebfd           4.9   33.1   51.5      99.6           49.8
-seed 4: this solver                4.3   29.3   55.7      96.0           52.6
-seed 4: revision 256ebfd           5.2   38.4  101.9     133.9          102.2
-seed 7: this solver                5.1   39.8   60.5     111.6           60.5
-seed 7: revision 256ebfd           6.5   52.9  118.1     225.7          112.1
+seed 1: this solver                4.1   27.7   38.6      38.7           38.3
+seed 1: revision 256ebfd           5.4   41.0   59.7      59.9           59.7
+seed 2: this solver                4.4   29.4   47.8      47.9           47.7
+seed 2: revision 256ebfd           5.4   42.4   49.8      50.0           49.0
+seed 3: this solver                3.9   31.3   39.2      39.3           39.3
+seed 3: revision 256ebfd           4.7   32.5   48.5      48.7           47.5
+seed 4: this solver                4.1   24.0   46.5      50.5           45.7
+seed 4: revision 256ebfd           5.0   36.3   98.8      99.0           96.8
+seed 7: this solver                4.6   37.0   59.9      78.2           57.5
+seed 7: revision 256ebfd           6.0   48.0  110.7     110.8          111.0
 ===============================  =====  =====  =====  ========  =============
 
 (CPU ms; revision 256ebfd is the solver before the trump game and the guarded
 suits.)  The mean goal is met on every seed; the worst-case goal (50 ms) on seeds 1,
-2 and 3 but not on seeds 4 and 7.  The slowest positions left: seed 7 position 359
-(no trump, the refutation of a third trick), seed 7 position 20 (clubs trumps, the
-proof of one trick from four aces against the others' trumps) and seed 4 position 374
-(no trump, the proof of one trick).  What the last changes bought there, best of 3 in
-one run: the guarded-suits bound counting the masters kept, seed 4 position 374 104 ->
-59 ms and seed 7 position 359 76 -> 61 ms; the trump game's relevant trumps, seed 2
-position 487 48.5 -> 42.0 ms.  ``--ablation --positions 60 --seed 7`` (before these
-changes): without the trump game 1.08x the time and 1.23x the search calls, without
-the guarded-suits bound 1.03x and 1.09x, without the fresh frame-stack chunk 1.25x
-(the same calls).
+2, 3 and 4 but not on seed 7.  The slowest position left: seed 7 position 20 (clubs
+trumps, the proof of one trick from the side's aces against the others' trumps; no
+bound applies).  What the last changes bought there, best of 3 in one run: the
+entries rule of the guarded suits (a suit one of the others alone holds is never led
+when that seat cannot win a trick), seed 4 position 374 51.0 -> 45.6 ms and seed 7
+position 359 54.4 -> 47.8 ms; the guarded-suits bound counting the masters kept, seed
+4 position 374 104 -> 59 ms and seed 7 position 359 76 -> 61 ms; the trump game's
+relevant trumps, seed 2 position 487 48.5 -> 42.0 ms.  ``--ablation --positions 60
+--seed 7`` (before these changes): without the trump game 1.08x the time and 1.23x
+the search calls, without the guarded-suits bound 1.03x and 1.09x, without the fresh
+frame-stack chunk 1.25x (the same calls).
 """
 
 from __future__ import annotations

@@ -50,7 +50,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   them; keeping those ``j`` cards, the side's trick is sure when its other cards
   cover the leads of the other suits -- and once it has won it, the side is on
   lead with the masters it kept and cashes them, so it is sure of as many tricks
-  as it kept masters;
+  as it kept masters; a suit that one of the others alone holds is never led when
+  that seat is not on lead and its other cards lie in suits whose master the side
+  keeps (it has no way to win a trick, no entry);
 * the trump game: when the side (one seat) needs tricks and both teams hold
   trumps, a game that keeps only the trumps (the others take every trick without
   one, the side never ruffs while it holds another card) is searched on its own,
@@ -81,20 +83,20 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   depending on how deep the caller's stack happened to be).
 
 Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed S
---baseline 256ebfd``, measured on a machine shared with other work, load 2-3 on 2
+--baseline 256ebfd``, measured on a machine shared with other work, load 1.5-2 on 2
 cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
-4.1-5.1 ms of CPU on average over the seeds 1, 2, 3, 4 and 7 (p99 29-40 ms), within
+3.9-4.6 ms of CPU on average over the seeds 1, 2, 3, 4 and 7 (p99 24-37 ms), within
 the goal of a mean of at most 10 ms.  The hardest of the 500 positions (the least
-CPU time of 4 runs) takes 38.6, 47.4 and 42.1 ms on seeds 1, 2 and 3, within the goal
-of at most 50 ms, but 52.6 ms on seed 4 and 60.5 ms on seed 7: the goal is not met on
-every seed.  The solver of revision 256ebfd (before the trump game and the guarded
-suits) took 59.4, 49.1, 49.8, 102.2 and 112.1 ms in the same runs.  The hardest
-positions left are proofs of the side's first trick or two where the bounds do not
-reach: in no-trump play when the others could lead the side's unguarded suits more
-often than the side has spare cards (only the longest holdings are counted, not
-whether the others can get back to the hand that holds them), and in trump play when
-the others hold trumps and the side's tricks come from its side-suit aces (seed 7
-position 20: a single low trump and four aces).
+CPU time of 4 runs) takes 38.3, 47.7, 39.3 and 45.7 ms on seeds 1, 2, 3 and 4, within
+the goal of at most 50 ms, but 57.5 ms on seed 7: the goal is not met on every seed.
+The solver of revision 256ebfd (before the trump game and the guarded suits) took
+59.7, 49.0, 47.5, 96.8 and 111.0 ms in the same runs.  The entries rule of the guarded
+suits brought the no-trump proofs that were the hardest positions of seeds 4 and 7
+under the goal (seed 4 position 374 51.0 -> 45.6 ms, seed 7 position 359 54.4 -> 47.8
+ms, best of 3 in one run).  The hardest position left is seed 7 position 20: clubs
+trumps, the proof of the side's one trick from its side-suit aces while the others
+hold trumps, where no bound applies (the guarded suits need the others without trumps,
+the trump game needs the side's trumps to win it).
 
 Examples
 --------
