@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, Count, GameKnowledge, Move, explicit_model
-from games.epistemic.witness import static_cards, traded, witness_knowledge, witness_tracked
+from games.epistemic.witness import (
+    static_cards,
+    traded,
+    witness_absent,
+    witness_knowledge,
+    witness_tracked,
+)
 from kripke import holds
 from kripke.formulas import Know, Not, Possible
 from tests.test_epistemic import random_history
@@ -142,3 +148,27 @@ def test_relabelled_history_trades_kinds_along_the_paths():
     t = relabelled(h, [(a_card, c_card)], "z", "x")
     assert t is not None and t.content() == {"x": (), "y": ("B", "C"), "z": ("A",), "pile": ()}
     assert t.events[0].cards == ("C",)
+
+
+def absent_claims(h: CardHistory) -> int:
+    """Every world :func:`witness_absent` finds on ``h`` checked in the explicit model:
+    the seat then does not know the atom."""
+    pm = explicit_model(h)
+    n = 0
+    for b in h.agents:
+        for atom in all_atoms(h):
+            if witness_absent(h, b, atom):
+                assert holds(pm, Not(Know(b, atom))), (b, atom.key)
+                n += 1
+    return n
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_absent_witnesses_on_random_and_bs_histories(seed, copies):
+    absent_claims(random_history(seed, copies=copies, events=6))
+    absent_claims(bs_history(seed))
+
+
+def test_absent_witnesses_are_found():
+    assert sum(absent_claims(bs_history(seed)) for seed in range(30)) > 30

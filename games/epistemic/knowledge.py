@@ -394,8 +394,12 @@ class GameKnowledge:
             return None
         if kn.exact:
             return False
-        if agent != PUBLIC and dislodged(self.history, agent, f, within=agent, knowledge=kn):
-            return False  # not in any of its worlds, so not in the true one
+        if agent != PUBLIC and isinstance(f, Atom):
+            from games.epistemic.witness import witness_absent
+
+            h = self.history
+            if dislodged(h, agent, f, within=agent, knowledge=kn) or witness_absent(h, agent, f):
+                return False  # not in any of its worlds / false in one of them
         return None
 
     def _valid(self, f: Any) -> bool | None:
@@ -555,7 +559,10 @@ class GameKnowledge:
                 for agent in group:
                     out = both(out, know(agent, a))
                 if out is not False and isinstance(a, Atom):  # a reachable world without K_b a
-                    if any(self._witnessed(x, Know(y, a)) for x in group for y in group if x != y):
+                    pairs = [(x, y) for x in group for y in group if x != y]
+                    if any(
+                        self._unknown(y, a, x) or self._witnessed(x, Know(y, a)) for x, y in pairs
+                    ):
                         return False
                 return False if out is False else None
             case Distributed(group, a):

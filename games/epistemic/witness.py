@@ -51,6 +51,7 @@ __all__ = [
     "follow_cards",
     "relabelled",
     "witness_tracked",
+    "witness_absent",
 ]
 
 
@@ -249,6 +250,35 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
         except (GameError, SizeLimitError):
             continue
     return False
+
+
+def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
+    """Whether a world ``b`` considers possible was found where the card atom ``atom``
+    (``has(L, C#k)``) is false, so that ``b`` does not know it: every copy of ``C``
+    at ``L`` beyond ``k - 1`` that ``b`` never saw trades kinds, for the whole
+    history (:func:`relabelled`), with a card of another kind elsewhere that ``b``
+    never saw either, and the traded history still fits every event.  ``True`` is
+    a proof; ``False`` means the one trade tried did not show it."""
+    from kripke.errors import UnknownAtomError
+    from kripke.formulas import Atom
+
+    if not isinstance(atom, Atom):
+        return False
+    try:
+        loc, x, j = h.atom_cell(atom)
+    except UnknownAtomError:
+        return False
+    cards = follow_cards(h, b, b)
+    here = [i for i, c in enumerate(cards) if c.at == loc and c.kind == x]
+    if len(here) < j:
+        return False  # false already at the true history: the caller's to see
+    mine = [i for i in here if not cards[i].seen_b]
+    others = [i for i, c in enumerate(cards) if c.at != loc and c.kind != x and not c.seen_b]
+    need = len(here) - j + 1
+    if len(mine) < need or len(others) < need:
+        return False
+    world = relabelled(h, list(zip(mine[:need], others[:need], strict=True)), b, b)
+    return world is not None and not world._holds_now(atom)
 
 
 def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool) -> bool:
