@@ -127,7 +127,13 @@ class GameKnowledge:
     settles them (a void shown to the table is common knowledge; where no card
     at ``L`` can ever have been seen by ``b`` and enough such cards lie
     elsewhere, ``~K_b has(L, C)`` holds in every world, :func:`never_known`,
-    so ``K_a ~K_b has(L, C)`` holds); on a deck
+    so ``K_a ~K_b has(L, C)`` holds; the same within ``a``'s worlds by trades
+    every count allows, :func:`swap_unknown`, or by the cards ``L`` has put
+    down unseen since, :func:`dislodged`; one world of ``a`` where ``b`` knows,
+    found by trading cards ``a`` never saw (:mod:`games.epistemic.witness`),
+    makes it false; a group's distributed knowledge of the cards is that of an
+    onlooker seeing all its members see, exactly, and what an onlooker seeing
+    only what all of them see knows is common knowledge); on a deck
     with copies what counting leaves undecided goes to the kind quotient
     (:mod:`games.epistemic.kinds`, exact: route ``"local quotient"``, or
     ``"quotient"`` for common knowledge; small decks, short histories, the
