@@ -221,11 +221,13 @@ def relabelled(h: CardHistory, swaps: list[tuple[int, int]], a: str, b: str) -> 
 
 def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3) -> bool:
     """Whether a world ``a`` considers possible was found where ``b`` knows
-    ``has(L, C)`` because a card ``b`` saw go to ``L`` (its own play, picked up there)
-    was a ``C``: such a card and a copy of ``C`` elsewhere, neither ever seen by ``a``,
+    ``has(L, C)`` because cards ``b`` saw go to ``L`` (its own plays, picked up there)
+    were copies of ``C``: such cards and copies of ``C`` (``b`` saw none of them first, then
+    its own), none ever seen by ``a``,
     trade kinds for the whole history (:func:`relabelled`), and ``b``'s exact counting
     in that history knows the atom.  ``True`` is a proof of ``M_a K_b has(L, C)``;
-    ``False`` means none of the first ``tries`` trades showed it."""
+    ``False`` means none of the trades tried showed it (``tries`` single ones, then
+    the latest two, three … such cards at once, ``2 * tries`` in all)."""
     from kripke.errors import UnknownAtomError
     from kripke.formulas import Atom
 
@@ -239,9 +241,13 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
     tracked = [
         i for i, c in enumerate(cards) if c.at == loc and c.kind != x and c.seen_b and not c.seen_a
     ]
-    spare = [i for i, c in enumerate(cards) if c.at != loc and c.kind == x and not c.seen_a]
-    for i, j in [(i, j) for i in reversed(tracked) for j in spare][:tries]:
-        world = relabelled(h, [(i, j)], a, b)
+    spare = [i for i, c in enumerate(cards) if c.kind == x and not c.seen_a and not c.seen_b]
+    spare += [i for i, c in enumerate(cards) if c.kind == x and not c.seen_a and c.seen_b]
+    trials = [[(i, j)] for i in reversed(tracked) for j in spare][:tries]
+    for k in range(2, min(len(tracked), len(spare)) + 1):  # several at once, latest first
+        trials.append(list(zip(tracked[::-1][:k], spare[:k], strict=True)))
+    for swaps in trials[: 2 * tries]:
+        world = relabelled(h, swaps, a, b)
         if world is None:
             continue
         try:
