@@ -557,20 +557,21 @@ class GameKnowledge:
                         return False
                 return out
             case Common(group, a):
+                out = True  # a member who does not know: false, before the public's counting
+                for agent in group:
+                    out = both(out, know(agent, a))
+                    if out is False:
+                        return False
+                pairs = [(x, y) for x in group for y in group if x != y]
+                if isinstance(a, Atom) and any(self._unknown(y, a, x) for x, y in pairs):
+                    return False  # a member does not know it in another's worlds
                 if self._valid(a):
                     return True
                 if a.is_propositional() and self._group_knows(group, a, union=False):
                     return True
-                out = True
-                for agent in group:
-                    out = both(out, know(agent, a))
-                if out is not False and isinstance(a, Atom):  # a reachable world without K_b a
-                    pairs = [(x, y) for x in group for y in group if x != y]
-                    if any(
-                        self._unknown(y, a, x) or self._witnessed(x, Know(y, a)) for x, y in pairs
-                    ):
-                        return False
-                return False if out is False else None
+                if isinstance(a, Atom) and any(self._witnessed(x, Know(y, a)) for x, y in pairs):
+                    return False  # a world of one member where another does not know it
+                return None
             case Distributed(group, a):
                 if a.is_propositional():
                     return self._group_knows(group, a, union=True)
