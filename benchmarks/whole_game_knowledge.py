@@ -118,6 +118,24 @@ spread refusal), but its passes still grow with every hidden play of the
 formula's seats (koth after 8 plays: 622,289 states), so the states the
 rule does not settle stay refused.
 
+This session's counting rules (``swap_unknown``, ``dislodged``, the witness
+worlds of :mod:`games.epistemic.witness`, the group onlookers, facts as
+counts), same command; 256ebfd (the session's start) first, then 1237d5f,
+both run from a clone in this session (out files ``/tmp/p15/base.jsonl`` and
+``/tmp/p15/final.jsonl``), the machine loaded:
+
+* bs-classic: 54% -> 89% of 28 states (median 0.003 -> 0.041 s, worst 2.1 ->
+  0.29 s); unanswered: plays 80, 88 and 112 of seed 0 (timeouts);
+* bs-koth: 43% -> 76% of 21 (median 0.003 s, worst 0.37 s); unanswered from
+  play 40 of seed 0;
+* boerenbridge: 100% both (median 0.013 s, worst 0.05 s);
+* zpy5: 64% -> 82% of 22 (worst 0.76 s); unanswered: four states where the
+  kitty's exchange hides which cards moved;
+* bs-zpy: 37% -> 63% of 30 (worst 1.6 s; at a4fbfc0, whose common-knowledge
+  checks ask the members first, 0.62 s, worst query 0.41 s, out file
+  ``/tmp/p15/final_bszpy.jsonl``); unanswered from play 24;
+* peak RSS 414 MiB (a BS-ZPY state).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
