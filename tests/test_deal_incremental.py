@@ -93,7 +93,7 @@ def _range_reference(kn: DealKnowledge, f: _Form) -> tuple[int, int]:
     for k in rows:
         a, b = _greedy(coef[k], kn._lo[k], kn._hi[k], int(kn._copies[k]))
         r_lo, r_hi = r_lo + a, r_hi + b
-    if not kn.compact_tables:
+    if not kn._compact:  # compact tables and still exact
         return r_lo, r_hi
     for ll in cols:
         a, b = _greedy(coef[:, ll], kn._lo[:, ll], kn._hi[:, ll], kn._size[ll])
