@@ -21,8 +21,7 @@ from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, e
 from games.epistemic.knowledge import dislodged, never_known
 from kripke import holds
 from kripke.formulas import Atom, Know, Not
-
-SEATS = ("x", "y", "z")
+from tests.test_whole_game_swaps import SEATS, dealt, shuffled
 
 
 def bs_history(seed: int, plays: int = 5) -> CardHistory:
@@ -34,15 +33,8 @@ def bs_history(seed: int, plays: int = 5) -> CardHistory:
     n = rng.randint(3, 5)
     names = [chr(ord("A") + i) for i in range(n)]
     copies = [rng.choice([1, 2]) if seed % 2 else 1 for _ in names]
-    while sum(copies) > 9:
-        copies[copies.index(max(copies))] -= 1
-    deck = Deck(names, copies)
-    cards = list(deck.all_cards())
-    rng.shuffle(cards)
-    hands: dict[str, list[str]] = {s: [] for s in SEATS}
-    for i, c in enumerate(cards):
-        hands[SEATS[i % 3]].append(c)
-    h = CardHistory(deck, {**hands, "play": "", "pile": ""}, SEATS)
+    deck, cards = shuffled(rng, names, copies, 9)
+    h = CardHistory(deck, {**dealt(cards), "play": "", "pile": ""}, SEATS)
     for t in range(plays):
         seat = SEATS[t % 3]
         cur = h.content()[seat]

@@ -50,22 +50,28 @@ def swap_claims(h: CardHistory) -> tuple[int, int]:
     return n, new
 
 
-def suit_history(seed: int, events: int = 6) -> CardHistory:
-    """Three hands of cards in two or three suits, cards played face up one at a time
-    to a trick pile, and a void announced whenever a seat plays off the led suit."""
-    rng = random.Random(seed)
-    suits = "SH" if rng.random() < 0.5 else "SHD"
-    names = [r + s for s in suits for r in "AK"]
-    copies = [rng.choice([1, 2]) for _ in names]
-    while sum(copies) > 9:
+def shuffled(rng: random.Random, names: list[str], copies: list[int], most: int):
+    """A small deck of ``names`` with ``copies`` (the largest cut down until at most
+    ``most`` cards) and its cards shuffled by ``rng``."""
+    while sum(copies) > most:
         copies[copies.index(max(copies))] -= 1
     deck = Deck(names, copies)
     cards = list(deck.all_cards())
     rng.shuffle(cards)
+    return deck, cards
+
+
+def dealt(cards: list[str]) -> dict[str, list[str]]:
+    """``cards`` dealt round the seats in turn."""
     hands: dict[str, list[str]] = {s: [] for s in SEATS}
     for i, c in enumerate(cards):
         hands[SEATS[i % 3]].append(c)
-    h = CardHistory(deck, {**hands, "trick": ""}, SEATS)
+    return hands
+
+
+def play_tricks(h: CardHistory, rng: random.Random, names: list[str], events: int):
+    """``events`` cards played face up to ``trick`` in turn, following the led suit
+    when the seat can, a void in it announced when it cannot."""
     led = None
     for i in range(events):
         seat = SEATS[i % 3]
@@ -81,6 +87,17 @@ def suit_history(seed: int, events: int = 6) -> CardHistory:
             card = rng.choice([c for c in cur if c[-1] == led])
         h = h.then(Move([card], seat, "trick"))
     return h
+
+
+def suit_history(seed: int, events: int = 6) -> CardHistory:
+    """Three hands of cards in two or three suits, cards played face up one at a time
+    to a trick pile, and a void announced whenever a seat plays off the led suit."""
+    rng = random.Random(seed)
+    suits = "SH" if rng.random() < 0.5 else "SHD"
+    names = [r + s for s in suits for r in "AK"]
+    deck, cards = shuffled(rng, names, [rng.choice([1, 2]) for _ in names], 9)
+    h = CardHistory(deck, {**dealt(cards), "trick": ""}, SEATS)
+    return play_tricks(h, rng, names, events)
 
 
 def kitty_history(seed: int, events: int = 5) -> CardHistory:
@@ -89,17 +106,9 @@ def kitty_history(seed: int, events: int = 5) -> CardHistory:
     alone, before the face-up play."""
     rng = random.Random(seed)
     names = [r + s for s in "SH" for r in "AKQ"]
-    copies = [rng.choice([1, 2]) for _ in names]
-    while sum(copies) > 10:
-        copies[copies.index(max(copies))] -= 1
-    deck = Deck(names, copies)
-    cards = list(deck.all_cards())
-    rng.shuffle(cards)
+    deck, cards = shuffled(rng, names, [rng.choice([1, 2]) for _ in names], 10)
     k = rng.choice([1, 2])
-    hands: dict[str, list[str]] = {s: [] for s in SEATS}
-    for i, c in enumerate(cards[k:]):
-        hands[SEATS[i % 3]].append(c)
-    h = CardHistory(deck, {**hands, "kitty": cards[:k], "trick": ""}, SEATS)
+    h = CardHistory(deck, {**dealt(cards[k:]), "kitty": cards[:k], "trick": ""}, SEATS)
     bidder = rng.choice(SEATS)
     if h.content()[bidder] and rng.random() < 0.7:
         to = None if rng.random() < 0.5 else [rng.choice(SEATS)]
@@ -107,21 +116,7 @@ def kitty_history(seed: int, events: int = 5) -> CardHistory:
     taker = rng.choice(SEATS)
     h = h.then(MoveAll("kitty", taker, seen_by=[taker]))
     h = h.then(Move(rng.sample(list(h.content()[taker]), k), taker, "kitty", seen_by=[taker]))
-    led = None
-    for i in range(events):
-        seat = SEATS[i % 3]
-        cur = h.content()[seat]
-        if not cur:
-            break
-        card = rng.choice(list(cur))
-        if i % 3 == 0:
-            led = card[-1]
-        elif card[-1] != led and not any(c[-1] == led for c in cur):
-            h = h.then(Count([seat], [n for n in names if n[-1] == led], 0, 0))
-        elif card[-1] != led:
-            card = rng.choice([c for c in cur if c[-1] == led])
-        h = h.then(Move([card], seat, "trick"))
-    return h
+    return play_tricks(h, rng, names, events)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

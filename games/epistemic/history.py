@@ -536,6 +536,20 @@ class CardHistory:
             j = int(copy)
         return loc, k, j
 
+    def card_cell(self, a: Any) -> tuple[str, int, int] | None:
+        """:meth:`atom_cell` of a card atom of this history, or ``None`` for anything
+        else (not an atom, or an atom that names no location and card of this deal):
+        the rules that decide only card atoms leave the rest undecided."""
+        from kripke.errors import UnknownAtomError
+        from kripke.formulas import Atom
+
+        if not isinstance(a, Atom):
+            return None
+        try:
+            return self.atom_cell(a)
+        except UnknownAtomError:
+            return None
+
     def deal_state(self) -> Any:
         """This history as a :class:`games.deal.DealState`: every agent's exact counting
         knowledge of the current deal (first-order questions at any size).

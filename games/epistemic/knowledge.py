@@ -41,7 +41,7 @@ from typing import Any
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import InvalidParameterError
-from kripke.errors import SizeLimitError, UnknownAtomError
+from kripke.errors import SizeLimitError
 
 __all__ = [
     "GameKnowledge",
@@ -1024,15 +1024,10 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     >>> never_known(h.then(MoveAll("pile", "z")), "y", Atom("has", ("z", "A")))  # y's card went there
     False
     """
-    from kripke.errors import UnknownAtomError
-    from kripke.formulas import Atom
-
-    if not isinstance(atom, Atom):
-        return False  # not a card atom: not decided
-    try:
-        loc, x, j = h.atom_cell(atom)
-    except UnknownAtomError:  # not a card atom of this history: not decided
+    cell = h.card_cell(atom)
+    if cell is None:  # not a card atom of this history: not decided
         return False
+    loc, x, j = cell
     mine = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1222,15 +1217,10 @@ def swap_unknown(
     >>> swap_unknown(h, "y", Atom("has", ("z", "AH")), within="x")   # x has no heart
     False
     """
-    from kripke.errors import UnknownAtomError
-    from kripke.formulas import Atom
-
-    if within == agent or not isinstance(atom, Atom):
+    cell = h.card_cell(atom)
+    if within == agent or cell is None:
         return False
-    try:
-        loc, x, j = h.atom_cell(atom)
-    except UnknownAtomError:
-        return False
+    loc, x, j = cell
     if loc in h.owns.get(within, ()) or loc in h.owns.get(agent, ()):
         return False
     marked, most = _copies_marked(h, agent, x, within, loc, counts_mark=False)
@@ -1354,14 +1344,10 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     >>> dislodged(later, "x", has_y_a, within="x", knowledge=later.seat_counting("x"))
     True
     """
-    from kripke.formulas import Atom
-
-    if not isinstance(atom, Atom):
+    cell = h.card_cell(atom)
+    if cell is None:
         return False
-    try:
-        loc, x, j = h.atom_cell(atom)
-    except UnknownAtomError:
-        return False
+    loc, x, j = cell
     mine = set(h.owns.get(agent, ()))
     steps = h.steps
     if loc in mine or any(st.kind in ("count", "fact") for st in steps):

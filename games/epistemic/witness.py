@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.epistemic.history import CardHistory
@@ -131,6 +131,8 @@ class _Card:
     at: str
     seen_a: bool = False
     seen_b: bool = False
+    #: the steps (indices in ``h.steps``) of the moves that carried it, in order
+    moves: list[int] = field(default_factory=list)
 
 
 def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
@@ -151,7 +153,7 @@ def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
             cards[i].seen_a |= aud is None or a in aud
             cards[i].seen_b |= aud is None or b in aud
 
-    for st in h.steps:
+    for t, st in enumerate(h.steps):
         if st.kind in ("move", "all"):
             if st.kind == "all":
                 ids = list(at[st.src])
@@ -166,6 +168,7 @@ def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
                 at[st.src].remove(i)
                 at[st.dst].append(i)
                 cards[i].at = st.dst
+                cards[i].moves.append(t)
                 cards[i].seen_a |= st.dst in mine[a]
                 cards[i].seen_b |= st.dst in mine[b]
         elif st.kind == "reveal":
@@ -188,31 +191,21 @@ def relabelled(h: CardHistory, swaps: list[tuple[int, int]], a: str, b: str) -> 
     kind = [c.kind for c in cards]
     for i, j in swaps:
         kind[i], kind[j] = kind[j], kind[i]
-    at: dict[str, list[int]] = {m: [] for m in h.locations}
+    initial: dict[str, list[str]] = {m: [] for m in h.locations}
+    carried: dict[int, list[int]] = {}  # a move's step: the cards it took, in order
     n = 0
-    initial: dict[str, list[str]] = {}
     for m, ks in h.initial.items():
-        initial[m] = []
         for _ in ks:
-            at[m].append(n)
             initial[m].append(h.deck.name(kind[n]))
+            for t in cards[n].moves:
+                carried.setdefault(t, []).append(n)
             n += 1
-    events = []
-    for st, e in zip(h.steps, h.events, strict=True):
-        if isinstance(e, Move):
-            pool, ids = list(at[st.src]), []
-            for k in st.kinds:
-                i = next(i for i in pool if cards[i].kind == k)
-                pool.remove(i)
-                ids.append(i)
-            for i in ids:
-                at[st.src].remove(i)
-                at[st.dst].append(i)
-            e = replace(e, cards=tuple(h.deck.name(kind[i]) for i in ids))
-        elif st.kind == "all":
-            at[st.dst].extend(at[st.src])
-            at[st.src] = []
-        events.append(e)
+    events = [
+        replace(e, cards=tuple(h.deck.name(kind[i]) for i in sorted(carried[t])))
+        if isinstance(e, Move)
+        else e
+        for t, e in enumerate(h.events)
+    ]
     try:
         return CardHistory(h.deck, initial, h.owns, events)
     except GameError:
@@ -228,15 +221,10 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
     in that history knows the atom.  ``True`` is a proof of ``M_a K_b has(L, C)``;
     ``False`` means none of the trades tried showed it (``tries`` single ones, then
     the latest two, three … such cards at once, ``2 * tries`` in all)."""
-    from kripke.errors import UnknownAtomError
-    from kripke.formulas import Atom
-
-    if a == b or not isinstance(atom, Atom) or "#" in str(atom.args[1]):
-        return False
-    try:
-        loc, x, _ = h.atom_cell(atom)
-    except UnknownAtomError:
-        return False
+    cell = h.card_cell(atom)
+    if a == b or cell is None or "#" in str(atom.args[1]):
+        return False  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
+    loc, x, _ = cell
     cards = follow_cards(h, a, b)
     tracked = [
         i for i, c in enumerate(cards) if c.at == loc and c.kind != x and c.seen_b and not c.seen_a
@@ -265,15 +253,10 @@ def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
     history (:func:`relabelled`), with a card of another kind elsewhere that ``b``
     never saw either, and the traded history still fits every event.  ``True`` is
     a proof; ``False`` means the one trade tried did not show it."""
-    from kripke.errors import UnknownAtomError
-    from kripke.formulas import Atom
-
-    if not isinstance(atom, Atom):
+    cell = h.card_cell(atom)
+    if cell is None:
         return False
-    try:
-        loc, x, j = h.atom_cell(atom)
-    except UnknownAtomError:
-        return False
+    loc, x, j = cell
     cards = follow_cards(h, b, b)
     here = [i for i, c in enumerate(cards) if c.at == loc and c.kind == x]
     if len(here) < j:
@@ -297,15 +280,10 @@ def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool)
     out of them to places other than ``L`` (``knows=False``), each for a
     static card there that the counts treat alike.
     """
-    from kripke.errors import UnknownAtomError
-    from kripke.formulas import Atom
-
-    if a == b or not isinstance(atom, Atom) or "#" in str(atom.args[1]):
+    cell = h.card_cell(atom)
+    if a == b or cell is None or "#" in str(atom.args[1]):
         return False  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
-    try:
-        loc, x, _ = h.atom_cell(atom)
-    except UnknownAtomError:
-        return False
+    loc, x, _ = cell
     static = static_cards(h, a)
     theirs = [m for m in h.owns.get(b, ()) if m in static]
     trades: list[tuple[str, int, str, int]] = []
