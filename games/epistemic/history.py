@@ -596,28 +596,106 @@ class CardHistory:
         return ds
 
     def _fact_counts(self, ds: Any, f: Any) -> bool:
-        """Add the public fact ``f`` to ``ds`` as counts, conjunct by conjunct: a card
-        atom ``has(L, C#k)`` is "``L`` holds at least ``k`` copies of ``C``", its
-        negation "at most ``k - 1``"; whether every conjunct was such (the others
-        are left out, so the knowledge keeps a superset of the deals)."""
-        from kripke.formulas import And, Atom, Not, Top
+        """Add the public fact ``f`` to ``ds`` as counts: the bounds
+        :meth:`fact_bounds` reads from it (a card atom ``has(L, C#k)`` is "``L``
+        holds at least ``k`` copies of ``C``", its negation "at most ``k - 1``");
+        whether they state the whole fact (else the rest is left out, so the
+        knowledge keeps a superset of the deals)."""
+        bounds, rest = self.fact_bounds(f)
+        for (loc, k), (lo, hi) in bounds.items():
+            if lo > 0:
+                ds.at_least([loc], [self.deck.name(k)], lo)
+            if hi < self.deck.copies[k]:
+                ds.at_most([loc], [self.deck.name(k)], hi)
+        return rest == 0
 
-        whole = True
-        for g in f.args if isinstance(f, And) else (f,):
+    def fact_bounds(self, f: Any) -> tuple[dict[tuple[str, int], tuple[int, int]], int]:
+        """The copies of each card that each location holds, as bounds ``(lo, hi)`` per
+        ``(location, kind)``, that the propositional fact ``f`` states, and how many of
+        its clauses those bounds leave unstated (``0``: ``f`` is exactly the bounds).
+
+        ``f`` is read as a conjunction (negations pushed inwards): each card atom and
+        negated card atom is a bound; a disjunction is dropped once one of its parts
+        follows from the bounds, and a part the bounds contradict is dropped from it,
+        so that a disjunction left with one part adds that part (to a fixpoint).
+        Every step keeps the conjunction equivalent to ``f``.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A B", "y": "A"}, ["x", "y"])
+        >>> b, rest = h.fact_bounds(h.card_formula("~(has(y, B) | has(y, A#2)) & (has(y, B) | has(x, A))"))
+        >>> sorted(b.items()), rest       # y: no B, at most one A; x: at least one A
+        ([(('x', 0), (1, 2)), (('y', 0), (0, 1)), (('y', 1), (0, 0))], 0)
+        >>> h.fact_bounds(h.card_formula("has(x, A) | has(x, B)"))[1]
+        1
+        """
+        from kripke.formulas import And, Atom, Bottom, Implies, Not, Or, Top
+
+        def nnf(g: Any, neg: bool) -> Any:
             match g:
                 case Atom():
                     loc, k, j = self.atom_cell(g)
-                    ds.at_least([loc], [self.deck.name(k)], j)
-                case Not(Atom() as a):
-                    loc, k, j = self.atom_cell(a)
-                    ds.at_most([loc], [self.deck.name(k)], j - 1)
-                case Top():
-                    pass
-                case And():
-                    whole = self._fact_counts(ds, g) and whole
-                case _:
-                    whole = False
-        return whole
+                    return ("lit", loc, k, j, not neg)
+                case Not(a):
+                    return nnf(a, not neg)
+                case And(args) | Or(args):
+                    conj = isinstance(g, And) != neg
+                    return ("and" if conj else "or", [nnf(a, neg) for a in args])
+                case Implies(a, b):
+                    return ("and" if neg else "or", [nnf(a, not neg), nnf(b, neg)])
+                case Top() | Bottom():
+                    return ("and" if isinstance(g, Top) != neg else "or", [])
+            return ("opaque",)
+
+        bounds: dict[tuple[str, int], list[int]] = {}
+
+        def state(lit: Any) -> bool | None:  # follows (True), contradicted (False), open
+            _, loc, k, j, pos = lit
+            lo, hi = bounds.get((loc, k), (0, self.deck.copies[k]))
+            if pos:
+                return True if lo >= j else False if hi < j else None
+            return True if hi <= j - 1 else False if lo >= j else None
+
+        def value(g: Any) -> bool | None:
+            if g[0] == "lit":
+                return state(g)
+            if g[0] == "opaque":
+                return None
+            parts = [value(x) for x in g[1]]
+            if g[0] == "and":
+                return False if False in parts else True if all(parts) else None
+            return True if True in parts else False if all(p is False for p in parts) else None
+
+        todo = [nnf(f, False)]
+        clauses: list[Any] = []
+        while todo:
+            g = todo.pop()
+            if g[0] == "and":
+                todo.extend(g[1])
+            elif g[0] == "lit":
+                _, loc, k, j, pos = g
+                b = bounds.setdefault((loc, k), [0, self.deck.copies[k]])
+                if pos:
+                    b[0] = max(b[0], j)
+                else:
+                    b[1] = min(b[1], j - 1)
+            else:
+                clauses.append(g)
+            if todo:
+                continue
+            open_: list[Any] = []
+            for c in clauses:  # the bounds grew: simplify the disjunctions again
+                if c[0] == "or" and value(c) is not True:
+                    left = [x for x in c[1] if value(x) is not False]
+                    if len(left) == 1:
+                        todo.append(left[0])
+                        continue
+                    c = ("or", left)
+                if c[0] == "opaque" or value(c) is not True:
+                    open_.append(c)
+            clauses = open_
+        return {m: (lo, hi) for m, (lo, hi) in bounds.items()}, len(clauses)
 
     def onlooker_counting(
         self, locations: Iterable[str], sees: Callable[[frozenset[str]], bool]
