@@ -90,6 +90,12 @@ def _histories(start, events, agents, owns):
                         obs[i] + (("s", ch if a in aud else None),) for i, a in enumerate(agents)
                     )
                     nxt.append((deal, o))
+            elif kind == "any_of":
+                if any(
+                    lo <= sum(1 for x in ls for c in deal[x] if c in ks) <= hi
+                    for ls, ks, lo, hi in ev[1]
+                ):
+                    nxt.append((deal, obs))
             else:
                 _, locs, kinds, k = ev
                 have = sum(1 for x in locs for c in deal[x] if c in kinds)
@@ -184,7 +190,9 @@ def _scenario(seed):
     events = []
     for _ in range(rng.randint(0, 5)):
         deal = {x: [deck.index(c) for c in cs] for x, cs in state.deal.items()}
-        kind = rng.choice(["move", "move", "all", "reveal", "show", "void", "at_least", "at_most"])
+        kind = rng.choice(
+            ["move", "move", "all", "reveal", "show", "void", "at_least", "at_most", "any_of"]
+        )
         nonempty = [x for x in locs if deal[x]]
         aud = frozenset(a for a in agents if rng.random() < 0.5)
         if kind == "move" and nonempty:
@@ -221,6 +229,18 @@ def _scenario(seed):
             k = rng.randint(0, have) if kind == "at_least" else rng.randint(have, have + 1)
             getattr(state, kind)(ls, [names[c] for c in ks], k)
             events.append((kind, ls, ks, k))
+        elif kind == "any_of":  # two counts, one of them true
+            conds = []
+            for i in range(2):
+                ls = tuple(sorted(rng.sample(locs, rng.randint(1, 2))))
+                ks = tuple(sorted(rng.sample(range(nk), rng.randint(1, 2))))
+                have = sum(1 for x in ls for c in deal[x] if c in ks)
+                lo, hi = (have, have) if i == 0 else (rng.randint(0, 2), rng.randint(0, 2))
+                conds.append((ls, ks, lo, hi) if i or rng.random() < 0.5 else (ls, ks, 0, 9))
+            if rng.random() < 0.5:
+                conds.reverse()
+            state.any_of([(ls, [names[c] for c in ks], lo, hi) for ls, ks, lo, hi in conds])
+            events.append(("any_of", tuple(conds)))
     return deck, start, events, agents, owns, state
 
 

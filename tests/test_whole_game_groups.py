@@ -180,5 +180,7 @@ def test_a_conjunctive_fact_keeps_counting_exact():
     h = h.then(Move("A", "x", "pile", seen_by=["x"]), Fact("has(pile, A) & ~has(pile, B)"))
     ds = h.deal_state()
     assert ds.knowledge("y").exact and ds.knows("y", h.card_formula("has(pile, A)"))
-    loose = h.then(Fact("has(x, B) | has(y, A)"))
+    either = h.then(Fact("has(x, B) | has(y, A)")).deal_state()  # a disjunction of counts
+    assert either.knowledge("y").exact and either.knows("y", h.card_formula("has(x, B)"))
+    loose = h.then(Fact("has(x, B) & has(z, D) | has(y, A)"))
     assert not loose.deal_state().knowledge("y").exact

@@ -324,12 +324,7 @@ class DealKnowledge:
     def _count_constraint(
         self, locations: str | Iterable[str], cards: CardsLike, lo: int | None, hi: int | None
     ) -> None:
-        ls = self._locset(locations)
-        ks = self._cardset(cards)
-        for v in (lo, hi):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-                raise InvalidParameterError(f"a card count must be an int >= 0, got {v!r}")
-        form = _Form.make({(k, ll): 1 for k in ks for ll in ls})
+        form, ls, ks = self._count_form(locations, cards, lo, hi)
 
         def go() -> None:
             if len(ks) == 1 and len(ls) == 1:
@@ -340,6 +335,65 @@ class DealKnowledge:
                     self._hi[k, ll] = min(self._hi[k, ll], hi)
                 return
             self._preds.append(_interval_pred(form, lo or 0, hi if hi is not None else 10**6))
+
+        self._transaction(go)
+
+    def _count_form(
+        self, locations: str | Iterable[str], cards: CardsLike, *counts: int | None
+    ) -> tuple[_Form, list[int], list[int]]:
+        """The form "copies of ``cards`` at ``locations``", its locations and kinds;
+        ``counts`` (``None`` for no bound) checked to be ints ``>= 0``."""
+        ls = self._locset(locations)
+        ks = self._cardset(cards)
+        for v in counts:
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                raise InvalidParameterError(f"a card count must be an int >= 0, got {v!r}")
+        return _Form.make({(k, ll): 1 for k in ks for ll in ls}), ls, ks
+
+    def any_of(self, conditions: Sequence[tuple[str | Iterable[str], CardsLike, int, int]]) -> None:
+        """At least one condition holds: each ``(locations, cards, lo, hi)`` is "the
+        locations together hold between ``lo`` and ``hi`` copies of ``cards``" (a
+        disjunction of counts, e.g. "the card put down was no joker, or the seat
+        still holds a heart").
+
+        One joint constraint over the conditions' counts; when its table would
+        exceed :attr:`max_table` the constraint is left out (the possible deals
+        become a superset) and :attr:`exact` turns False.
+
+        Raises
+        ------
+        InconsistentKnowledgeError
+            If no known deal satisfies any condition.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck(["A", "B", "C", "D"]), {"x": 2, "y": 2})
+        >>> k.any_of([("x", "A", 1, 1), ("x", "B", 1, 1)])   # x holds A or B
+        >>> k.count(), k.exact
+        (5, True)
+        """
+        forms, bounds = [], []
+        for locations, cards, lo, hi in conditions:
+            forms.append(self._count_form(locations, cards, lo, hi)[0])
+            bounds.append((lo, hi))
+        if not forms:
+            raise InvalidParameterError("any_of needs at least one condition")
+
+        def either(vals: np.ndarray) -> np.ndarray:
+            ok = np.zeros(len(vals), dtype=bool)
+            for i, (lo, hi) in enumerate(bounds):
+                ok |= (lo <= vals[:, i]) & (vals[:, i] <= hi)
+            return ok
+
+        def go() -> None:
+            try:
+                pred = self._table_pred(tuple(forms), either)
+            except _TooLarge:
+                self.relaxations += 1
+                return
+            if pred is not None:
+                self._preds.append(pred)
 
         self._transaction(go)
 
@@ -974,7 +1028,7 @@ class DealKnowledge:
         shape = tuple(ranges[u][1] - ranges[u][0] + 1 for u in axes)
         if any(x <= 0 for x in shape):
             raise self._fail("a joint constraint")
-        size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        size = math.prod(shape)  # Python ints: many axes must not wrap around
         if size > self.max_table:
             raise _TooLarge(None)
         grid = np.indices(shape).reshape(len(shape), size).T + np.asarray(

@@ -291,6 +291,28 @@ class DealState:
         """Public fact: the locations hold exactly ``k`` copies of ``cards``."""
         self._public("exactly", locations, cards, k)
 
+    def any_of(self, conditions: Sequence[tuple[str | Iterable[str], CardsLike, int, int]]) -> None:
+        """Public fact: at least one condition ``(locations, cards, lo, hi)`` holds, each
+        "the locations together hold between ``lo`` and ``hi`` copies of ``cards``"
+        (:meth:`DealKnowledge.any_of`).
+
+        Raises
+        ------
+        IllegalActionError
+            If no condition holds in the true deal.
+        """
+        conds = []
+        for locations, cards, lo, hi in conditions:
+            ls = [locations] if isinstance(locations, str) else list(locations)
+            for ll in ls:
+                self._check_loc(ll)
+            conds.append((tuple(ls), tuple(sorted(set(self.deck.kinds(cards)))), lo, hi))
+        if not _any_holds(self._deal, conds):
+            raise IllegalActionError(f"none of the counts {conds} holds in the deal")
+        for kn in self._know.values():
+            kn.any_of(conds)
+        self._log.append(("any_of", tuple(conds)))
+
     # ------------------------------------------------------------ Kripke model
     def worlds(self) -> list[tuple[dict[str, tuple[int, ...]], tuple[Any, ...], int]]:
         """Every history of the deal consistent with the public events, by brute force.
@@ -358,6 +380,13 @@ class DealState:
             labels, val, {a: list(c.values()) for a, c in classes.items()}, atoms=atoms
         )
         return PointedModel(model, actual)
+
+
+def _any_holds(deal: Mapping[str, Sequence[int]], conds: Sequence[Any]) -> bool:
+    """Whether some ``(locations, kinds, lo, hi)`` of ``conds`` holds in ``deal``."""
+    return any(
+        lo <= sum(1 for ll in ls for x in deal[ll] if x in ks) <= hi for ls, ks, lo, hi in conds
+    )
 
 
 def _freeze(deal: Mapping[str, Sequence[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -461,6 +490,9 @@ def _replay(
                         for i in range(n)
                     )
                     nxt.append((deal, o))
+            elif kind == "any_of":
+                if _any_holds(deal, ev[1]):
+                    nxt.append((deal, obs))
             else:
                 _, ls, ks, k = ev
                 have = sum(1 for ll in ls for x in deal[ll] if x in ks)

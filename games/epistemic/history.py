@@ -598,16 +598,26 @@ class CardHistory:
     def _fact_counts(self, ds: Any, f: Any) -> bool:
         """Add the public fact ``f`` to ``ds`` as counts: the bounds
         :meth:`fact_bounds` reads from it (a card atom ``has(L, C#k)`` is "``L``
-        holds at least ``k`` copies of ``C``", its negation "at most ``k - 1``");
+        holds at least ``k`` copies of ``C``", its negation "at most ``k - 1``"),
+        and each clause left over that is a disjunction of such atoms as one
+        disjunction of counts (:meth:`games.deal.DealKnowledge.any_of`; the atoms
+        ``has(L, C)`` of one location together as "at least one of them");
         whether they state the whole fact (else the rest is left out, so the
         knowledge keeps a superset of the deals)."""
-        bounds, rest = self.fact_bounds(f)
+        bounds, clauses = self._fact_parts(f)
         for (loc, k), (lo, hi) in bounds.items():
             if lo > 0:
                 ds.at_least([loc], [self.deck.name(k)], lo)
             if hi < self.deck.copies[k]:
                 ds.at_most([loc], [self.deck.name(k)], hi)
-        return rest == 0
+        whole = True
+        for c in clauses:
+            conds = _clause_counts(self.deck, c)
+            if conds is None:
+                whole = False
+            else:
+                ds.any_of(conds)
+        return whole
 
     def fact_bounds(self, f: Any) -> tuple[dict[tuple[str, int], tuple[int, int]], int]:
         """The copies of each card that each location holds, as bounds ``(lo, hi)`` per
@@ -630,6 +640,13 @@ class CardHistory:
         >>> h.fact_bounds(h.card_formula("has(x, A) | has(x, B)"))[1]
         1
         """
+        bounds, clauses = self._fact_parts(f)
+        return bounds, len(clauses)
+
+    def _fact_parts(self, f: Any) -> tuple[dict[tuple[str, int], tuple[int, int]], list[Any]]:
+        """:meth:`fact_bounds` with the clauses left over: ``("or", parts)`` (parts
+        ``("lit", location, kind, k, positive)``, ``("and", parts)`` or ``("or", parts)``)
+        or ``("opaque",)``."""
         from kripke.formulas import And, Atom, Bottom, Implies, Not, Or, Top
 
         def nnf(g: Any, neg: bool) -> Any:
@@ -695,7 +712,7 @@ class CardHistory:
                 if c[0] == "opaque" or value(c) is not True:
                     open_.append(c)
             clauses = open_
-        return {m: (lo, hi) for m, (lo, hi) in bounds.items()}, len(clauses)
+        return {m: (lo, hi) for m, (lo, hi) in bounds.items()}, clauses
 
     def onlooker_counting(
         self, locations: Iterable[str], sees: Callable[[frozenset[str]], bool]
@@ -742,6 +759,34 @@ class CardHistory:
     def _has(self, counts: Mapping[str, Counter[int]], a: Any) -> bool:
         loc, k, j = self.atom_cell(a)
         return counts[loc][k] >= j
+
+
+def _clause_counts(deck: Deck, clause: Any) -> list[tuple[str, list[str], int, int]] | None:
+    """A clause of :meth:`CardHistory._fact_parts` as conditions ``(location, cards, lo,
+    hi)`` of which at least one holds, or ``None`` when a part is not a card atom or
+    its negation (a conjunction inside the disjunction)."""
+    if clause[0] != "or":
+        return None
+    lits, todo = [], list(clause[1])
+    while todo:
+        g = todo.pop()
+        if g[0] == "or":
+            todo.extend(g[1])
+        elif g[0] == "lit":
+            lits.append(g)
+        else:
+            return None
+    some: dict[str, list[str]] = {}  # has(L, C) atoms of one location: at least one of them
+    conds: list[tuple[str, list[str], int, int]] = []
+    for _, loc, k, j, pos in lits:
+        if pos and j == 1:
+            some.setdefault(loc, []).append(deck.name(k))
+        elif pos:
+            conds.append((loc, [deck.name(k)], j, deck.copies[k]))
+        else:
+            conds.append((loc, [deck.name(k)], 0, j - 1))
+    conds += [(loc, names, 1, len(names) * max(deck.copies)) for loc, names in some.items()]
+    return conds
 
 
 def _check_name(name: str, what: str) -> str:
