@@ -17,11 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.deal import evaluate
-from games.epistemic import CardHistory, Fact
+from games.epistemic import CardHistory, Fact, GameKnowledge, Move, MoveAll, explicit_model
+from kripke import holds
 from kripke.formulas import TOP, And, Implies, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_groups import counting_agrees
 from tests.test_whole_game_ignorance import all_atoms
+from tests.test_whole_game_swaps import SEATS, dealt, shuffled
 
 
 def random_fact(rng: random.Random, h: CardHistory, depth: int = 3):
@@ -137,3 +139,84 @@ def test_stated_facts_are_found():
             stated += 1
             exact += all(h.deal_state().knowledge(a).exact for a in h.agents)
     assert stated >= 10 and exact == stated
+
+
+def claim_history(seed: int, events: int = 5) -> CardHistory:
+    """BS-ZPY in small: three hands in two or three suits; a seat puts a card face down
+    and claims it (the claim's truth is announced: ``has(down, X)``, or when it lied,
+    ``~has(down, X) | <it still holds the led suit>``), the card joins the trick face
+    down; a seat that does not follow the led suit announces its void as a fact."""
+    rng = random.Random(seed)
+    suits = "SH" if rng.random() < 0.5 else "SHD"
+    names = [r + s for s in suits for r in "AK"]
+    deck, cards = shuffled(rng, names, [rng.choice([1, 2]) for _ in names], 9)
+    h = CardHistory(deck, {**dealt(cards), "down": "", "trick": ""}, SEATS)
+    led = None
+    for i in range(events):
+        seat = SEATS[i % 3]
+        hand = h.content()[seat]
+        if not hand:
+            break
+        if i % 3 == 0:
+            led = None
+        follow = [c for c in hand if led and c[-1] == led]
+        card = rng.choice(follow or list(hand))
+        led = led or card[-1]
+        h = h.then(Move([card], seat, "down", seen_by=[seat]))
+        suit = " | ".join(f"has({seat}, {n})" for n in names if n[-1] == led)
+        if rng.random() < 0.7:
+            h = h.then(Fact(f"has(down, {card})"))
+        else:  # a false claim of another card of the suit
+            other = rng.choice([n for n in names if n != card])
+            h = h.then(Fact(f"~has(down, {other}) | {suit}"))
+        h = h.then(MoveAll("down", "trick", seen_by=()))
+        if card[-1] != led:
+            h = h.then(Fact(f"~({suit})"))
+    return h
+
+
+def fact_claims(h: CardHistory) -> int:
+    """Every ``K_a ~K_b has(L, C)`` and ``C_{a,b} has(L, C)`` counting decides on ``h``,
+    checked against the explicit model; how many it decided."""
+    pm = explicit_model(h)
+    gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+    n = 0
+    for a in h.agents:
+        for b in h.agents:
+            if a == b:
+                continue
+            for atom in all_atoms(h):
+                for f in (f"K_{a} ~K_{b} {atom.key}", f"C_{{{a},{b}}} {atom.key}"):
+                    got = gk._by_counting(gk.formula(f))
+                    if got is not None:
+                        assert got == holds(pm, f), (f, [str(e) for e in h.events])
+                        n += 1
+    return n
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_counting_on_claim_histories_agrees_with_the_explicit_model(seed):
+    fact_claims(claim_history(seed))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_counting_on_histories_with_facts_agrees_with_the_explicit_model(seed, copies):
+    fact_claims(fact_history(seed, copies))
+
+
+def test_facts_as_counts_keep_the_worlds():
+    """The history with its facts written as counts has the same explicit model: every
+    seat knows the same card atoms and ``K_a ~K_b`` formulas."""
+    for seed in range(12):
+        h = claim_history(seed)
+        counted = h.facts_as_counts()
+        facts = [st.formula for st in h.steps if st.kind == "fact"]
+        stated = sum(h.fact_bounds(f)[1] == 0 for f in facts)
+        left = sum(isinstance(e, Fact) for e in counted.events)
+        assert left == len(facts) - stated and (counted is h) == (stated == 0)
+        pm, pc = explicit_model(h), explicit_model(counted)
+        for atom in all_atoms(h)[::3]:
+            for f in (f"K_x {atom.key}", f"K_y ~K_z {atom.key}"):
+                assert holds(pm, f) == holds(pc, f), (seed, f)

@@ -587,6 +587,8 @@ class CardHistory:
                 ds.reveal(e.location, to=aud(e.to))
             elif isinstance(e, Show):
                 ds.show(e.location, e.cards, to=aud(e.to))
+            elif isinstance(e, Count) and e.hi == 0 and len(self._steps[i].locations) == 1:
+                ds.void(self._steps[i].locations[0], e.cards)  # per card: no joint constraint
             elif isinstance(e, Count):
                 ds.at_least(list(e.locations), e.cards, e.lo)
                 ds.at_most(list(e.locations), e.cards, e.hi)
@@ -642,6 +644,42 @@ class CardHistory:
         """
         bounds, clauses = self._fact_parts(f)
         return bounds, len(clauses)
+
+    def facts_as_counts(self) -> CardHistory:
+        """The same history with every :class:`Fact` that :meth:`fact_bounds` states
+        whole written as :class:`Count` events (the voids of a location as one
+        count, each other bound as a count of one card at one location): the same
+        public information at the same moment, so every agent has the same worlds;
+        the rules that read counts (which cards every count treats alike) read them.
+        Other facts stay; ``self`` when there is nothing to write.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B C"}, ["x", "y"])
+        >>> h = h.then(Fact("~(has(x, B) | has(x, C))"))
+        >>> h.facts_as_counts().events
+        (Count(locations=('x',), cards=('B', 'C'), lo=0, hi=0, label=''),)
+        """
+        events: list[Event] = []
+        changed = False
+        for e, st in zip(self.events, self._steps, strict=True):
+            bounds, clauses = self._fact_parts(st.formula) if st.kind == "fact" else ({}, [1])
+            if clauses:
+                events.append(e)
+                continue
+            changed = True
+            voids: dict[str, list[str]] = {}
+            for (loc, k), (lo, hi) in sorted(bounds.items()):
+                if hi == 0:
+                    voids.setdefault(loc, []).append(self.deck.name(k))
+                elif lo > 0 or hi < self.deck.copies[k]:
+                    events.append(Count((loc,), (self.deck.name(k),), lo, hi, label=e.label))
+            events += [Count((loc,), tuple(ks), 0, 0, label=e.label) for loc, ks in voids.items()]
+        if not changed:
+            return self
+        initial = {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()}
+        return CardHistory(self.deck, initial, self.owns, events)
 
     def _fact_parts(self, f: Any) -> tuple[dict[tuple[str, int], tuple[int, int]], list[Any]]:
         """:meth:`fact_bounds` with the clauses left over: ``("or", parts)`` (parts

@@ -193,6 +193,7 @@ class GameKnowledge:
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         self._seats: dict[str, Any] = {}
+        self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
         #: kind quotient of a deck with copies, :meth:`_by_kinds`).
@@ -205,6 +206,15 @@ class GameKnowledge:
     @property
     def agents(self) -> tuple[str, ...]:
         return self.history.agents
+
+    @property
+    def counted(self) -> CardHistory:
+        """The history exact counting and its rules read: :attr:`history` with the
+        facts that are card counts written as counts
+        (:meth:`CardHistory.facts_as_counts`; the same worlds), kept."""
+        if self._counted is None:
+            self._counted = self.history.facts_as_counts()
+        return self._counted
 
     @property
     def built(self) -> Any:
@@ -324,7 +334,7 @@ class GameKnowledge:
         seat and of :data:`PUBLIC`, an onlooker who sees only what everybody sees;
         ``None`` for a history counting does not take (a :class:`Fact`)."""
         if self._public is None:
-            h = self.history
+            h = self.counted
             owns: dict[str, tuple[str, ...]] = {a: h.owns[a] for a in h.agents}
             owns[PUBLIC] = h.public_locations()
             initial = {loc: [h.deck.name(k) for k in ks] for loc, ks in h.initial.items()}
@@ -348,7 +358,7 @@ class GameKnowledge:
         not decided (counting does not take the history, or dropped a constraint
         and does not know ``f``).
         """
-        h = self.history
+        h = self.counted
         members = frozenset(group)
         if (
             not union
@@ -388,7 +398,7 @@ class GameKnowledge:
         agent never saw go where it is is not known either way (:func:`never_known`)."""
         from kripke.formulas import Atom
 
-        if isinstance(f, Atom) and never_known(self.history, agent, f, within=agent):
+        if isinstance(f, Atom) and never_known(self.counted, agent, f, within=agent):
             return False
         kn = self._seat_counting(agent)
         if kn is None or any("#" in a.args[1] for a in f.atoms()):
@@ -403,7 +413,7 @@ class GameKnowledge:
         if agent != PUBLIC and isinstance(f, Atom):
             from games.epistemic.witness import witness_absent
 
-            h = self.history
+            h = self.counted
             if dislodged(h, agent, f, within=agent, knowledge=kn) or witness_absent(h, agent, f):
                 return False  # not in any of its worlds / false in one of them
         return None
@@ -441,7 +451,7 @@ class GameKnowledge:
 
     def _unknown(self, agent: str, atom: Any, within: str | None) -> bool:
         """:func:`never_known`, or within a seat's worlds :func:`swap_unknown`."""
-        h = self.history
+        h = self.counted
         if never_known(h, agent, atom, within=within):
             return True
         if within is None:
@@ -459,7 +469,7 @@ class GameKnowledge:
         if self._public is not None:
             return self._public.knowledge(agent) if self._public else None
         if agent not in self._seats:
-            h = self.history
+            h = self.counted
             try:
                 if agent == PUBLIC:
                     kn = h.onlooker_counting(h.public_locations(), lambda aud: False)
@@ -598,7 +608,7 @@ class GameKnowledge:
         if (key, knows) not in self._witnesses:
             from games.epistemic.witness import witness_knowledge, witness_tracked
 
-            h = self.history
+            h = self.counted
             found = witness_knowledge(h, agent, b, a, knows=knows) or (
                 knows and witness_tracked(h, agent, b, a)
             )
