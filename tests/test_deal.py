@@ -270,6 +270,9 @@ def _check(seed):
         ks = sorted(rng.sample(range(len(deck)), rng.randint(1, len(deck))))
         ls = sorted(rng.sample(locs, rng.randint(1, 2)))
         dist = kn.count_distribution([deck.name(k) for k in ks], ls, exact=True)
+        least, most = kn.count_range([deck.name(k) for k in ks], ls)
+        support = [v for v, p in enumerate(dist) if p > 0]
+        assert least <= support[0] and support[-1] <= most, (seed, a)
         ref_dist = Counter()
         for key, w in worlds.items():
             d = dict(key)

@@ -1408,6 +1408,23 @@ class DealKnowledge:
             supply.append(m * (c - sum(lo_k)))
         return _min_cut(caps, supply, demand + [0], (L, q, gate_cap)) >= sum(supply)
 
+    def count_range(self, cards: CardsLike, locations: str | Iterable[str]) -> tuple[int, int]:
+        """Bounds ``(least, most)`` on the copies of ``cards`` that ``locations`` hold
+        together in every possible deal, from the cell bounds and the locations' sizes
+        alone (no counting; joint constraints ignored, so a bound may not be tight):
+        a quick test before :meth:`count_distribution`.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck(["A", "B", "C"]), {"x": 2, "y": 1})
+        >>> k.void("x", "C")
+        >>> k.count_range("A B", "x"), k.count_range("C", ["y"])
+        ((2, 2), (1, 1))
+        """
+        form = self._count_form(locations, cards)[0]
+        return self._form_range(self._fold(form))
+
     def probability_at_least(
         self, cards: CardsLike, locations: str | Iterable[str], k: int, *, exact: bool = False
     ) -> float | Fraction:

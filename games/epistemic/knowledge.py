@@ -1241,26 +1241,39 @@ def swap_unknown(
     if cls and not marked:
         if _clean_cards(h, agent, within, cls) >= need:
             return True
-        if knowledge is not None and _clean_elsewhere(h, agent, cls, loc, knowledge) >= need:
+        if knowledge is not None and _clean_elsewhere(h, agent, cls, loc, knowledge, need) >= need:
             return True
-    return knowledge is not None and _static_partners(h, agent, within, x, loc, knowledge) >= need
+    return knowledge is not None and _static_partners(h, agent, within, x, loc, knowledge, need)
 
 
-def _clean_elsewhere(h: CardHistory, agent: str, cls: set[int], loc: str, knowledge: Any) -> int:
+def _clean_elsewhere(
+    h: CardHistory, agent: str, cls: set[int], loc: str, knowledge: Any, need: int
+) -> int:
     """The fewest cards of ``cls`` away from ``loc`` and ``agent``'s locations in the worlds
-    of ``knowledge`` (a seat's counting), less every card there ``agent`` may have seen."""
+    of ``knowledge`` (a seat's counting), less every card there ``agent`` may have seen
+    (or at least ``need`` of them, where the cell bounds alone assure so many)."""
     others = set(h.owns.get(agent, ())) | {loc}
     unclean = _unclean_most(h, agent)
     size = h.sizes()
     spots = [m for m in h.locations if m not in others and unclean[m] < size[m]]
     if not spots:
         return 0
-    return _fewest(h, knowledge, cls, spots) - sum(unclean[m] for m in spots)
+    seen = sum(unclean[m] for m in spots)
+    return _fewest(h, knowledge, cls, spots, enough=need + seen) - seen
 
 
-def _fewest(h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str]) -> int:
+def _fewest(
+    h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str], *, enough: int | None = None
+) -> int:
     """The fewest copies of ``kinds`` that ``spots`` hold together in ``knowledge``'s worlds
-    (exact arithmetic: a world is never lost to rounding)."""
+    (exact arithmetic: a world is never lost to rounding), or, when the cell bounds
+    alone assure ``enough`` (:meth:`~games.deal.DealKnowledge.count_range`), that
+    assured number without counting."""
+    names = [h.deck.name(k) for k in sorted(kinds)]
+    if enough is not None:
+        least = knowledge.count_range(names, spots)[0]
+        if least >= enough:
+            return int(least)
     try:
         dist = knowledge.count_distribution(
             [h.deck.name(k) for k in sorted(kinds)], spots, exact=True
@@ -1271,9 +1284,9 @@ def _fewest(h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str]) -
 
 
 def _static_partners(
-    h: CardHistory, agent: str, within: str, x: int, loc: str, knowledge: Any
-) -> int:
-    """How many cards, in every world of ``knowledge`` (a seat's counting), a copy of ``x``
+    h: CardHistory, agent: str, within: str, x: int, loc: str, knowledge: Any, need: int
+) -> bool:
+    """Whether at least ``need`` cards, in every world of ``knowledge`` (a seat's counting), a copy of ``x``
     at ``loc`` can trade places with for the whole history, unseen by ``agent``,
     when nothing ever came into ``loc`` (so its copies of ``x`` lay there since
     the deal): cards lying since the deal at a place ``M`` nothing came into,
@@ -1297,14 +1310,14 @@ def _static_partners(
             # at loc, a show the agent saw must not hold x in any world of within's
             saw = st.audience is None or within in st.audience
             if st.src == loc and sees and (x in st.kinds or not saw):
-                return 0
+                return False
             shown[st.src] += len(st.kinds)
         elif st.kind == "fact":
             named |= _constrained(h, st)[0]
     if loc in arrived or loc in revealed or loc in mine or x in named:
-        return 0
+        return False
     public = set(h.public_locations())
-    total = 0
+    spots: dict[str, set[int]] = {}
     for m in h.locations:
         if m == loc or m in mine or m in public or m in arrived or m in revealed:
             continue
@@ -1314,8 +1327,14 @@ def _static_partners(
                 inside = x in st.kinds
                 alike = {k for k in alike if (k in st.kinds) == inside}
         if alike:
-            total += max(0, _fewest(h, knowledge, alike, [m]) - shown[m])
-    return total
+            spots[m] = alike
+    # the cell bounds first (no counting), the exact fewest only when they fall short
+    names = {m: [h.deck.name(k) for k in sorted(ks)] for m, ks in spots.items()}
+    quick = sum(max(0, knowledge.count_range(names[m], [m])[0] - shown[m]) for m in spots)
+    if quick >= need:
+        return True
+    total = sum(max(0, _fewest(h, knowledge, ks, [m]) - shown[m]) for m, ks in spots.items())
+    return total >= need
 
 
 def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any) -> bool:
