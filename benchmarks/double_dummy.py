@@ -343,6 +343,8 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no guarded-suits bound", [("            elif not side_bits >> leader & 1:\n",
                                  "            elif False:\n")]),
     ("no guarded-suits entries rule", [("        if total > rem and held1:\n", "        if False:\n")]),
+    ("no suit game", [("            if lo <= _SUIT_GAME_MOST and not side_bits >> leader & 1:\n",
+                       "            if False:\n")]),
     ("no fresh frame-stack chunk", [("        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS\n",
                                      "        deep = False\n")]),
     ("no transposition table", [("        bucket = tt.get(lens)\n", "        bucket = None\n"),

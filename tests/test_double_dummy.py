@@ -604,3 +604,75 @@ def test_guarded_suits_bound_leaves_out_suits_nobody_can_lead():
         refuted += any(most < t for t in loose)
         assert DoubleDummySolver(pos.trump, 4, side).max_tricks(pos) == most
     assert checked >= 30 and refuted >= 3, (checked, refuted)
+
+
+def redeal_below_masters(
+    rng: random.Random, hands: list[int], side: int, trump: int | None
+) -> list[int]:
+    """The hands with every card but the side's masters (the top cards of a plain suit
+    that the side holds one after another) dealt again at random within its suit among
+    the seats that held such cards: every seat keeps its suit lengths."""
+    allc = 0
+    for h in hands:
+        allc |= h
+    out = list(hands)
+    for s in range(4):
+        suit = [8 * s + r for r in range(8) if allc >> (8 * s + r) & 1]
+        masters = set()
+        if s != trump:
+            for c in reversed(suit):
+                if not hands[side] >> c & 1:
+                    break
+                masters.add(c)
+        loose = [c for c in suit if c not in masters]
+        owners = [q for c in loose for q in range(len(hands)) if hands[q] >> c & 1]
+        rng.shuffle(owners)
+        for c in loose:
+            for q in range(len(hands)):
+                out[q] &= ~(1 << c)
+        for c, q in zip(loose, owners, strict=True):
+            out[q] |= 1 << c
+    return out
+
+
+def test_suit_game_tricks_are_sure_whatever_the_ranks_below_the_masters():
+    """The suit game the search cuts with (suit lengths and the side's masters, no other
+    rank) checked against plain minimax on its own: when it says the side is sure of one
+    or two tricks, the side can force them in the real game -- and in every deal that
+    keeps the suit lengths and the owners of the side's masters (the cards below them
+    dealt again at random), which is how its answer enters the tables."""
+    rng = random.Random(43)
+    fired: dict[tuple[int, bool], int] = {}
+    n = 3
+    for i in range(1500):
+        trump = (None, 0, 1, 2, 3)[i % 5]
+        cards = rng.sample(range(32), 4 * n)
+        hands = [mask_of(cards[j * n : (j + 1) * n]) for j in range(4)]
+        side = rng.randrange(4)
+        leader = rng.choice([q for q in range(4) if q != side])
+        game = DoubleDummySolver(trump, 4, side)._search[4]
+        allc = mask_of(cards)
+        for need in (1, 2):
+            sure, rel = game(list(hands), allc, n, leader, need)
+            if not sure:
+                continue
+            for deal in (hands, redeal_below_masters(rng, hands, side, trump)):
+                pos = Position(deal, trump, leader)
+                assert BENCH.plain_tricks(pos, side) >= need, (deal, trump, side, leader, need)
+            # the relevant cards are the side's masters
+            assert rel and rel & hands[side] == rel
+            kind = (need, trump is None)
+            fired[kind] = fired.get(kind, 0) + 1
+    assert min(fired.get((need, nt), 0) for need in (1, 2) for nt in (False, True)) >= 5, fired
+
+
+def test_bounds_that_widen_the_goal_stay_relevant():
+    """A five-seat position (trump diamonds) where the others' trumps bound the side's
+    tricks from above, so that a goal ``[1, 2]`` deep in the search becomes "at least
+    one": the answer of the bound that then proves it must carry the others' trumps
+    as relevant cards, or a table entry answers a deal where they lie elsewhere (the
+    suit game once made the solver answer True here)."""
+    pos = Position([89, 67379712, 9442304, 3254781952, 147586], 1, 3)
+    truth = brute_force(pos, 2)
+    for lo, hi in [(1, 2), (1, 1), (0, 1), (1, 4)]:
+        assert can_force(pos, 2, lo, hi) == ((lo, hi) in truth), (lo, hi)
