@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from games.deal import evaluate
 from games.epistemic import CardHistory, Fact, GameKnowledge, Move, MoveAll, explicit_model
 from kripke import holds
-from kripke.formulas import TOP, And, Implies, Not, Or
+from kripke.formulas import TOP, And, Implies, Know, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_groups import counting_agrees
 from tests.test_whole_game_ignorance import all_atoms
@@ -220,3 +220,24 @@ def test_facts_as_counts_keep_the_worlds():
         for atom in all_atoms(h)[::3]:
             for f in (f"K_x {atom.key}", f"K_y ~K_z {atom.key}"):
                 assert holds(pm, f) == holds(pc, f), (seed, f)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_what_the_cell_bounds_know_is_known(seed, copies):
+    """:func:`~games.epistemic.knowledge._bounds_know`: a card at one of two locations,
+    shown by a seat's cell bounds alone, is known to that seat in the explicit model."""
+    from games.epistemic.knowledge import _bounds_know
+    from kripke.formulas import Atom
+
+    h = fact_history(seed, copies)
+    pm = explicit_model(h)
+    for a in h.agents:
+        kn = h.seat_counting(a)
+        for card in h.deck.names:
+            for i, l1 in enumerate(h.locations):
+                for l2 in h.locations[i:]:
+                    parts = (Atom("has", (l1, card)), Atom("has", (l2, card)))
+                    f = parts[0] if l1 == l2 else Or(parts)
+                    if _bounds_know(kn, f):
+                        assert holds(pm, Know(a, f)), (a, str(f))

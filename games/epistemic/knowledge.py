@@ -40,7 +40,7 @@ from typing import Any
 
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
-from games.errors import InvalidParameterError
+from games.errors import GameError, InvalidParameterError
 from kripke.errors import SizeLimitError
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "MANY_CARDS",
     "KIND_STATES",
     "PUBLIC",
+    "RELAXED_COUNT_BYTES",
     "never_known",
     "swap_unknown",
     "dislodged",
@@ -79,6 +80,13 @@ MANY_CARDS = 8
 #: :class:`GameKnowledge` asks it (it refuses beyond, naming the count); about
 #: 20 s of work on 52-card koth.
 KIND_STATES = 50_000
+
+#: Most memory (bytes) the counting tables of one query may take on a seat's counting
+#: knowledge that had to drop a constraint (not exact: it can only show that the seat
+#: knows, never that it does not), past which the query is refused and the rules
+#: decide alone.  Measured on BS-ZPY (seed 1, play 80): such a query would have
+#: needed 1.2-1.6 GiB of tables and 17 s of CPU, and then showed nothing.
+RELAXED_COUNT_BYTES = 64 * 2**20
 
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
@@ -403,6 +411,8 @@ class GameKnowledge:
         kn = self._seat_counting(agent)
         if kn is None or any("#" in a.args[1] for a in f.atoms()):
             return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
+        if _bounds_know(kn, f):
+            return True
         try:
             if kn.knows(f):
                 return True  # also when a constraint was relaxed: a superset of the deals
@@ -467,7 +477,7 @@ class GameKnowledge:
         observations alone (:meth:`CardHistory.onlooker_counting`), kept; ``None``
         for a history counting does not take."""
         if self._public is not None:
-            return self._public.knowledge(agent) if self._public else None
+            return _capped(self._public.knowledge(agent)) if self._public else None
         if agent not in self._seats:
             h = self.counted
             try:
@@ -477,7 +487,7 @@ class GameKnowledge:
                     kn = h.seat_counting(agent)
             except InvalidParameterError:
                 kn = None
-            self._seats[agent] = kn
+            self._seats[agent] = _capped(kn)
         return self._seats[agent]
 
     def _by_counting(self, f: Any) -> bool | None:
@@ -918,6 +928,35 @@ class Step:
 
     def __repr__(self) -> str:
         return f"Step({self.index}, {self.label!r})"
+
+
+def _bounds_know(kn: Any, f: Any) -> bool:
+    """Whether the cell bounds of ``kn`` (a seat's counting knowledge) alone show that it
+    knows ``f``, a card atom ``has(L, C)`` or a disjunction of atoms of one card at
+    several locations: at least one copy lies there in every deal within the bounds
+    (:meth:`~games.deal.DealKnowledge.count_range`; no counting).  ``False`` shows
+    nothing."""
+    from kripke.formulas import Atom, Or
+
+    parts = f.args if isinstance(f, Or) else (f,)
+    atoms = [a for a in parts if isinstance(a, Atom) and a.name == "has" and len(a.args) == 2]
+    if len(atoms) != len(parts):
+        return False
+    cards = {a.args[1] for a in atoms}
+    if len(cards) != 1:
+        return False
+    try:
+        return bool(kn.count_range(list(cards), sorted({a.args[0] for a in atoms}))[0] >= 1)
+    except GameError:  # not a card or location of the deal: counting's to say
+        return False
+
+
+def _capped(kn: Any) -> Any:
+    """``kn`` (a seat's counting knowledge, or ``None``), its table budget lowered to
+    :data:`RELAXED_COUNT_BYTES` when it is not exact."""
+    if kn is not None and not kn.exact:
+        kn.max_bytes = min(kn.max_bytes, RELAXED_COUNT_BYTES)
+    return kn
 
 
 def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
