@@ -205,3 +205,38 @@ def test_full_size_zpy_late_states():
         assert swap_unknown(h, b, atom, within=a, knowledge=gk._public_state().knowledge(a))
         answered += 1
     assert answered == 4
+
+
+def hidden_claims(h: CardHistory) -> int:
+    """Every claim of the buried-partner form of the rule (cards a seat never saw, now
+    at a place it does not own, such as a buried kitty) on ``h``, checked against the
+    explicit model: ``K_c ~K_b has(L, C#k)``; how many."""
+    from games.epistemic.knowledge import _copies_marked, _hidden_partners
+
+    pm = explicit_model(h)
+    ds = h.deal_state()
+    n = 0
+    for b in h.agents:
+        for c in h.agents:
+            if b == c:
+                continue
+            kn = ds.knowledge(c)
+            for atom in all_atoms(h):
+                loc, x, j = h.atom_cell(atom)
+                if loc in h.owns[b] or loc in h.owns[c]:
+                    continue
+                need = _copies_marked(h, b, x, c, loc, counts_mark=False)[1] - j + 1
+                if need > 0 and _hidden_partners(h, b, c, x, loc, kn, need):
+                    assert holds(pm, Know(c, Not(Know(b, atom)))), (c, b, atom.key)
+                    n += 1
+    return n
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_buried_partners_hold_in_the_explicit_model(seed):
+    hidden_claims(kitty_history(seed, events=7))
+
+
+def test_buried_partners_are_found():
+    assert sum(hidden_claims(kitty_history(seed, events=7)) for seed in range(40)) >= 5

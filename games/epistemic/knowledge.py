@@ -1282,7 +1282,10 @@ def swap_unknown(
             return True
         if knowledge is not None and _clean_elsewhere(h, agent, cls, loc, knowledge, need) >= need:
             return True
-    return knowledge is not None and _static_partners(h, agent, within, x, loc, knowledge, need)
+    return knowledge is not None and (
+        _static_partners(h, agent, within, x, loc, knowledge, need)
+        or _hidden_partners(h, agent, within, x, loc, knowledge, need)
+    )
 
 
 def _clean_elsewhere(
@@ -1373,6 +1376,72 @@ def _static_partners(
     if quick >= need:
         return True
     total = sum(max(0, _fewest(h, knowledge, ks, [m]) - shown[m]) for m, ks in spots.items())
+    return total >= need
+
+
+def _hidden_partners(
+    h: CardHistory, agent: str, within: str, x: int, loc: str, knowledge: Any, need: int
+) -> bool:
+    """Whether, in every world of ``knowledge`` (a seat's counting), at least ``need``
+    cards that ``agent`` never saw, now at places it does not own (a buried kitty),
+    can trade kinds with the copies of ``x`` at ``loc`` for the whole
+    history, when nothing ever came into ``loc``: the cards at such a place ``M``
+    may have come there by moves ``agent`` did not see, so at each count the places
+    a card now at ``M`` may have been then are followed back; a count that holds
+    ``loc`` and not all of those places, or some of them and not ``loc``, must treat
+    the two kinds alike, and no fact may name them.  The cards at ``M`` that ``agent``
+    may have seen, and the cards shown at those places while one of them could have
+    been there (their shows must hold), are not counted.
+    ``agent`` sees the same history (the trade only changes which kinds moved where
+    it did not look), with fewer copies of ``x`` at ``loc``."""
+    steps = h.steps
+    mine = set(h.owns.get(agent, ()))
+    named: set[int] = set()
+    for st in steps:
+        sees = st.audience is None or agent in st.audience
+        if st.kind in ("move", "all") and st.dst == loc:
+            return False  # a copy at loc may have come in: not followed
+        if st.kind == "reveal" and st.src == loc and sees:
+            return False
+        if st.kind == "show" and st.src == loc and sees:
+            saw = st.audience is None or within in st.audience
+            if x in st.kinds or not saw:
+                return False
+        if st.kind == "fact":
+            named |= _constrained(h, st)[0]
+    if x in named or loc in mine:
+        return False
+    public = set(h.public_locations())
+    unclean = _unclean_most(h, agent)
+    size = h.sizes()
+    spots: dict[str, tuple[set[int], int]] = {}
+    for m in h.locations:
+        if m == loc or m in mine or m in public or unclean[m] >= size[m]:
+            continue
+        alike = set(range(len(h.deck.copies))) - named - {x}
+        places, shown = {m}, 0
+        for st in reversed(steps):  # places holds where a card now at m may be after st
+            if st.kind == "count":
+                inside = set(st.locations)
+                if (loc in inside and not places <= inside) or (
+                    loc not in inside and places & inside
+                ):
+                    alike = {k for k in alike if (k in st.kinds) == (x in st.kinds)}
+            elif st.kind == "show" and st.src in places:
+                shown += len(st.kinds)
+            elif st.kind in ("move", "all") and st.dst in places:
+                places = places | {st.src}
+        if loc in places:
+            continue  # a card at m may have lain at loc: not a partner of its own
+        if alike:  # less the cards there agent may have seen, and those shown
+            spots[m] = (alike, shown + unclean[m])
+    if not spots:
+        return False
+    names = {m: [h.deck.name(k) for k in sorted(ks)] for m, (ks, _) in spots.items()}
+    quick = sum(max(0, knowledge.count_range(names[m], [m])[0] - n) for m, (_, n) in spots.items())
+    if quick >= need:
+        return True
+    total = sum(max(0, _fewest(h, knowledge, ks, [m]) - n) for m, (ks, n) in spots.items())
     return total >= need
 
 
