@@ -81,7 +81,9 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   goal that only needs to know who wins it;
 * move ordering: a card nobody after can beat, then the cheapest winning card,
   then low losers; the highest losing card when losing is the aim; the side
-  cashes top cards first, the others lead first what the side cannot win;
+  cashes top cards first and discards from its longest suit first (seed 5
+  position 314 of the benchmark, 85 -> 65 ms), the others lead first what the
+  side cannot win;
 * the last trick evaluated directly, and the last seat of a trick played by a
   function of its own (no decided-trick test);
 * for the most tricks, null-window tests from a guess (the side's top cards
@@ -1804,7 +1806,14 @@ def _make_search(
             for c in cards:
                 cs = c >> 3
                 beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                keyed.append(((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c)
+                if beats or not mine:
+                    keyed.append(
+                        ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c
+                    )
+                else:
+                    # the side's losing cards from its longest suit first, low to high
+                    short = 8 - ((h >> (c & 24)) & 0xFF).bit_count()
+                    keyed.append((32 + (short << 3) + (c & 7)) << 5 | c)
             keyed.sort()
             if keyed[0] < 32 << 5 and pos < n - 1:
                 # a trump nobody still to play can overruff first
