@@ -1461,8 +1461,12 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     hold together in ``within``'s worlds (``knowledge``, that seat's counting;
     a superset of the worlds only raises the most), less ``k - 1``, every copy
     of ``C`` at ``L`` beyond ``k - 1`` has such a card to trade with, so
-    ``agent`` considers fewer than ``k`` possible.  Histories with counts or
-    facts are left alone (a trade could change them).
+    ``agent`` considers fewer than ``k`` possible.  The swap changes the world only
+    from that move on: a later count that holds one of ``L`` and the place the card
+    put down lies then, and not the other, must treat the two kinds alike, so the
+    partners are then the cards of such kinds at places holding only cards ``L`` put
+    down (a buried kitty), the fewest in ``within``'s worlds against the most copies
+    of ``C`` at ``L``; a move followed into a later fact is left alone.
 
     Examples
     --------
@@ -1487,7 +1491,7 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     loc, x, j = cell
     mine = set(h.owns.get(agent, ()))
     steps = h.steps
-    if loc in mine or any(st.kind in ("count", "fact") for st in steps):
+    if loc in mine:
         return False
 
     def seen(st: Any) -> bool:
@@ -1505,32 +1509,47 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
         ),
         default=-1,
     )
-    hidden, places = 0, set()
+    hidden, places = 0, Counter[str]()
+    alike = set(range(len(h.deck.copies))) - {x}
     for i in range(t0 + 1, len(steps)):
         st = steps[i]
         if st.kind != "move" or st.src != loc or seen(st) or st.dst in mine:
             continue
-        where = st.dst
+        where, ok = st.dst, alike
         for later in steps[i + 1 :]:
             if later.kind in ("reveal", "show") and later.src == where and seen(later):
                 break
             if later.kind == "move" and later.src == where:
                 break  # some of them may have left: not followed
+            if later.kind == "fact":
+                break  # a fact may name the kinds traded: not followed
+            if later.kind == "count" and (loc in later.locations) != (where in later.locations):
+                inside = x in later.kinds  # a count telling loc from where the card lies
+                ok = {k for k in ok if (k in later.kinds) == inside}
             if later.kind == "all" and later.src == where:
                 if seen(later) or later.dst in mine:
                     break
                 where = later.dst  # the pile, or a hand agent does not see
         else:
             hidden += len(st.kinds)
-            places.add(where)
+            places[where] += len(st.kinds)
+            alike = ok
     if not hidden:
         return False
     try:
-        dist = knowledge.count_distribution([h.deck.name(x)], [loc, *sorted(places)], exact=True)
+        if len(alike) == len(h.deck.copies) - 1:  # no count told the two places apart
+            dist = knowledge.count_distribution(
+                [h.deck.name(x)], [loc, *sorted(places)], exact=True
+            )
+            return hidden >= max(v for v, p in enumerate(dist) if p > 0) - j + 1
+        size = h.sizes()
+        if not alike or any(size[m] != n for m, n in places.items()):
+            return False  # the partners must be of alike kinds: only where all were put down
+        dist = knowledge.count_distribution([h.deck.name(x)], [loc], exact=True)
     except SizeLimitError:
         return False
     most = max(v for v, p in enumerate(dist) if p > 0)
-    return hidden >= most - j + 1
+    return _fewest(h, knowledge, alike, sorted(places), enough=most - j + 1) >= most - j + 1
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
