@@ -1366,8 +1366,7 @@ def _static_partners(
         alike = set(range(len(h.deck.copies))) - named - {x}
         for st in h.steps:
             if st.kind == "count" and (loc in st.locations) != (m in st.locations):
-                inside = x in st.kinds
-                alike = {k for k in alike if (k in st.kinds) == inside}
+                alike = {k for k in alike if _absorbs(h, st, x, k, loc in st.locations)}
         if alike:
             spots[m] = alike
     # the cell bounds first (no counting), the exact fewest only when they fall short
@@ -1377,6 +1376,24 @@ def _static_partners(
         return True
     total = sum(max(0, _fewest(h, knowledge, ks, [m]) - shown[m]) for m, ks in spots.items())
     return total >= need
+
+
+def _absorbs(h: CardHistory, st: Any, x: int, q: int, loc_in: bool) -> bool:
+    """Whether the count ``st`` stays true when a card of kind ``x`` and one of kind ``q``
+    trade places between its locations and elsewhere (``loc_in``: the ``x`` was inside
+    and leaves, else it comes in): the two kinds count alike, or the count has no
+    lower bound (``lo`` is 0) and one of its cards leaves (it was there: the count
+    stays at least 0), or no upper bound (``hi`` is at least all copies of its cards)
+    and one comes in (it was elsewhere: the count stays within the copies).
+    Several such trades at once move the count the same way, each by a card that
+    was there (or elsewhere) before."""
+    xin, qin = x in st.kinds, q in st.kinds
+    if xin == qin:
+        return True
+    enters = qin if loc_in else xin
+    if enters:
+        return bool(st.hi >= sum(h.deck.copies[k] for k in st.kinds))
+    return bool(st.lo == 0)
 
 
 def _hidden_partners(
@@ -1426,7 +1443,7 @@ def _hidden_partners(
                 if (loc in inside and not places <= inside) or (
                     loc not in inside and places & inside
                 ):
-                    alike = {k for k in alike if (k in st.kinds) == (x in st.kinds)}
+                    alike = {k for k in alike if _absorbs(h, st, x, k, loc in inside)}
             elif st.kind == "show" and st.src in places:
                 shown += len(st.kinds)
             elif st.kind in ("move", "all") and st.dst in places:
@@ -1524,8 +1541,8 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
             if later.kind == "fact":
                 break  # a fact may name the kinds traded: not followed
             if later.kind == "count" and (loc in later.locations) != (where in later.locations):
-                inside = x in later.kinds  # a count telling loc from where the card lies
-                ok = {k for k in ok if (k in later.kinds) == inside}
+                # a count telling loc from where the card lies
+                ok = {k for k in ok if _absorbs(h, later, x, k, loc in later.locations)}
             if later.kind == "all" and later.src == where:
                 if seen(later) or later.dst in mine:
                     break
