@@ -676,3 +676,33 @@ def test_bounds_that_widen_the_goal_stay_relevant():
     truth = brute_force(pos, 2)
     for lo, hi in [(1, 2), (1, 1), (0, 1), (1, 4)]:
         assert can_force(pos, 2, lo, hi) == ((lo, hi) in truth), (lo, hi)
+
+
+def test_trumps_and_masters_are_sure_when_nobody_else_holds_a_trump():
+    """When nobody else holds a trump, the side (holding a trump, or on lead) is sure of
+    as many tricks as it holds trumps and masters -- checked against plain minimax on
+    deals where the others hold no trump, with the side on lead and not."""
+    rng = random.Random(47)
+    fired = {True: 0, False: 0}
+    n = 3
+    for _ in range(400):
+        trump = rng.randrange(4)
+        side = rng.randrange(4)
+        # the trumps all go to the side, some of them
+        trumps = rng.sample([8 * trump + r for r in range(8)], rng.randrange(0, 3))
+        rest = rng.sample([c for c in range(32) if c >> 3 != trump], 4 * n - len(trumps))
+        cards = [*trumps, *rest]
+        hands = [0] * 4
+        hands[side] = mask_of(cards[:n])
+        others = cards[n:]
+        for j, q in enumerate(q for q in range(4) if q != side):
+            hands[q] = mask_of(others[j * n : (j + 1) * n])
+        leader = rng.randrange(4)
+        bound = DoubleDummySolver(trump, 4, side)._search[5]
+        sure, rel = bound(list(hands), mask_of(cards), leader)
+        if sure:
+            pos = Position(hands, trump, leader)
+            assert BENCH.plain_tricks(pos, side) >= sure, (hands, trump, side, leader, sure)
+            assert rel & hands[side] == rel
+            fired[leader == side] += 1
+    assert min(fired.values()) >= 20, fired

@@ -61,6 +61,10 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   at or above the lowest one that outranked another trump in a trick (this bound
   and the guarded suits are consulted where the tables have no answer, so that a
   table entry with fewer relevant cards answers first);
+* the side's trumps and masters: when nobody else holds a trump and the side (one
+  seat) holds one or is on lead, it loses a trick only by playing a card that is
+  neither a trump nor a master, so it is sure of as many tricks as it holds of
+  those;
 * the suit game: when the side (one seat, not on lead) needs one or two tricks
   and neither bound settles it, a game that keeps every seat's suit lengths and
   how many top cards of each plain suit the side holds (its masters), but no
@@ -663,7 +667,7 @@ class DoubleDummySolver:
         hands = list(pos.hands)
         n = self.players
         rem = pos.remaining_tricks
-        force, middle, last, _, _ = self._search
+        force, middle, last = self._search[:3]
         table = mask_of(pos.trick)
         allc = table
         for h in hands:
@@ -1140,6 +1144,30 @@ def _make_search(
             acc |= v
         return acc
 
+    def trumps_and_masters(hands: list[int], allc: int, leader: int) -> tuple[int, int]:
+        """The tricks the side (one seat) is sure of when nobody else holds a trump, and
+        the relevant cards: its trumps and its masters (the top cards of each plain suit
+        that it holds one after another), when it holds a trump or is on lead, else 0.
+
+        Nobody can ruff, so a master the side plays wins, and so does a trump.  The
+        side plays a master whenever the led suit is one of them, ruffs whenever it
+        cannot follow (with a trump left), and on lead cashes its masters and trumps:
+        it loses a trick only by playing one of its other cards, so it wins at least
+        as many tricks as it holds trumps and masters.  Without a trump, not on lead,
+        the others may make it discard masters (the guarded suits are the bound
+        then).  The answer depends on the suit lengths and the owners of the masters.
+        """
+        hs = hands[side_seat]
+        t = ((hs >> tshift) & 0xFF).bit_count()
+        if (not t and leader != side_seat) or (allc ^ hs) & tmask:
+            return 0, 0
+        rel = 0
+        for sh in plain_shifts:
+            k, bit = top_run[((allc >> sh) & 0xFF) << 8 | ((hs >> sh) & 0xFF)]
+            t += k
+            rel |= bit << sh
+        return t, rel
+
     def suit_game(
         hands: list[int], allc: int, rem: int, leader: int, need: int
     ) -> tuple[bool, int]:
@@ -1479,11 +1507,19 @@ def _make_search(
                     if v >= SURE:
                         seen[key] = known = (True, (v & 0xFF) << tshift | extra)
                         return known
-            elif not side_bits >> leader & 1:
-                sure, mrel = masters(hands, allc, rem, lo, leader)
-                if lo <= sure:
-                    seen[key] = known = (True, mrel | extra)
-                    return known
+            else:
+                if has_trump:
+                    # nobody else holds a trump: with a trump (or on lead) the side loses a
+                    # trick only by playing a card that is neither a trump nor a master
+                    sure, mrel = trumps_and_masters(hands, allc, leader)
+                    if lo <= sure:
+                        seen[key] = known = (True, mrel | extra)
+                        return known
+                if not side_bits >> leader & 1:
+                    sure, mrel = masters(hands, allc, rem, lo, leader)
+                    if lo <= sure:
+                        seen[key] = known = (True, mrel | extra)
+                        return known
             if lo <= _SUIT_GAME_MOST and not side_bits >> leader & 1:
                 # the suit game, where the bounds above did not settle it
                 ok, srel = suit_game(hands, allc, rem, leader, lo)
@@ -1897,7 +1933,7 @@ def _make_search(
             skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
         return not chooser, run_rel(acc, h, allc, suits)
 
-    return force, middle, last, trump_game, suit_game
+    return force, middle, last, trump_game, suit_game, trumps_and_masters
 
 
 def _side_solver(pos: Position, side: int | Iterable[int]) -> DoubleDummySolver:
