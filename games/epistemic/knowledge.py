@@ -141,7 +141,10 @@ class GameKnowledge:
     found by trading cards ``a`` never saw (:mod:`games.epistemic.witness`),
     makes it false; a group's distributed knowledge of the cards is that of an
     onlooker seeing all its members see, exactly, and what an onlooker seeing
-    only what all of them see knows is common knowledge); on a deck
+    only what all of them see knows is common knowledge; public facts enter
+    counting as bounds and disjunctions of counts, :meth:`CardHistory.fact_bounds`,
+    and the rules read the history with those facts written as counts,
+    :attr:`counted`); on a deck
     with copies what counting leaves undecided goes to the kind quotient
     (:mod:`games.epistemic.kinds`, exact: route ``"local quotient"``, or
     ``"quotient"`` for common knowledge; small decks, short histories, the
@@ -1251,7 +1254,12 @@ def swap_unknown(
     ``knowledge``, anywhere but at ``L`` and ``agent``'s locations, at least
     as many as the fewest such cards there in ``within``'s worlds less every
     card there ``agent`` may have seen (a superset of the worlds only lowers
-    that fewest, so a relaxed knowledge object is sound here too).
+    that fewest, so a relaxed knowledge object is sound here too).  Where nothing
+    ever came into ``L``, the partners may also be cards lying since the deal at
+    places nothing came into, or cards now at a place ``agent`` does not own that
+    came there unseen by it (a buried kitty, :func:`_hidden_partners`); there the
+    places of both cards are known at every count, and a count that has no lower
+    (upper) bound lets a card of its kinds leave (come in) (:func:`_absorbs`).
 
     Examples
     --------
