@@ -44,39 +44,42 @@ Times are CPU seconds of this process (``time.process_time``): on a machine shar
 with other work the wall clock is longer, and even CPU time suffers from a loaded
 machine, so figures measured while others run are pessimistic.
 
-Measured (2 cores shared with other work, load 1.5-2; ``--target --positions 500
---seed S --baseline 256ebfd``, each pair of lines from one run):
+Measured (2 cores shared with other work, load 1.2-1.5; ``--target --positions 500
+--seed S --baseline 256ebfd``, each pair of lines from one run, at b196fb6):
 
 ===============================  =====  =====  =====  ========  =============
 solver                            mean    p99    max  max wall  max best-of-4
 ===============================  =====  =====  =====  ========  =============
-seed 1: this solver                4.1   27.7   38.6      38.7           38.3
-seed 1: revision 256ebfd           5.4   41.0   59.7      59.9           59.7
-seed 2: this solver                4.4   29.4   47.8      47.9           47.7
-seed 2: revision 256ebfd           5.4   42.4   49.8      50.0           49.0
-seed 3: this solver                3.9   31.3   39.2      39.3           39.3
-seed 3: revision 256ebfd           4.7   32.5   48.5      48.7           47.5
-seed 4: this solver                4.1   24.0   46.5      50.5           45.7
-seed 4: revision 256ebfd           5.0   36.3   98.8      99.0           96.8
-seed 7: this solver                4.6   37.0   59.9      78.2           57.5
-seed 7: revision 256ebfd           6.0   48.0  110.7     110.8          111.0
+seed 1: this solver                4.4   26.1   43.9      43.9           44.4
+seed 1: revision 256ebfd           5.3   39.6   58.5      58.5           58.1
+seed 2: this solver                4.7   24.6   47.4      47.4           46.8
+seed 2: revision 256ebfd           5.3   41.5   48.4      48.4           48.6
+seed 3: this solver                4.3   27.1   36.2      36.2           35.5
+seed 3: revision 256ebfd           4.7   32.7   48.4      48.4           47.0
+seed 4: this solver                4.6   26.4   44.2      44.2           43.7
+seed 4: revision 256ebfd           4.9   36.1   99.0      99.0           97.3
+seed 5: this solver                4.5   32.1   66.0      66.0           65.1
+seed 5: revision 256ebfd           5.8   57.7  106.2     106.2          105.9
+seed 6: this solver                4.4   22.7   44.2      44.2           43.8
+seed 6: revision 256ebfd           5.2   33.6  117.6     117.6          116.9
+seed 7: this solver                4.7   28.6   42.5      42.6           42.4
+seed 7: revision 256ebfd           5.9   46.2  110.1     114.4          108.8
+seed 8: this solver                4.2   27.0   42.9      42.9           43.0
+seed 8: revision 256ebfd           4.9   41.8   52.7      52.8           51.0
 ===============================  =====  =====  =====  ========  =============
 
-(CPU ms; revision 256ebfd is the solver before the trump game and the guarded
-suits.)  The mean goal is met on every seed; the worst-case goal (50 ms) on seeds 1,
-2, 3 and 4 but not on seed 7.  The slowest position left: seed 7 position 20 (clubs
-trumps, the proof of one trick from the side's aces against the others' trumps; no
-bound applies).  What the last changes bought there, best of 3 in one run: the
-entries rule of the guarded suits (a suit one of the others alone holds is never led
-when that seat cannot win a trick), seed 4 position 374 51.0 -> 45.6 ms and seed 7
-position 359 54.4 -> 47.8 ms; the guarded-suits bound counting the masters kept, seed
-4 position 374 104 -> 59 ms and seed 7 position 359 76 -> 61 ms; the trump game's
-relevant trumps, seed 2 position 487 48.5 -> 42.0 ms.  ``--ablation --positions 60
---seed 7`` (before these changes): without the trump game 1.08x the time and 1.23x
-the search calls, without the guarded-suits bound 1.03x and 1.09x, without the fresh
-frame-stack chunk 1.25x (the same calls).  The same command with the entries rule:
-without it 0.99x the time and 1.03x the search calls (the rule pays on the hard
-no-trump proofs; its test is cheap where it does not fire).
+(CPU ms; revision 256ebfd is the solver before the trump game, the guarded suits and
+the suit game.)  The mean goal is met on every seed; the worst-case goal (50 ms) on
+every seed but seed 5, whose position 314 (no trump: the side's trick from its clubs,
+which the others cannot stop for want of entries) takes 65 ms.  What the latest
+techniques bought, best of 3 on the hardest positions: the suit game (the side's sure
+tricks from suit lengths and its masters alone) seed 7 position 20 57 -> 6 ms and
+seed 4 position 374 45 -> 16 ms, and for goals of two tricks seed 7 position 359 49
+-> 43 ms; the side discarding from its longest suit seed 5 position 314 85 -> 65 ms;
+the side's trumps and masters when nobody else holds a trump seed 5 position 326 58
+-> 56 ms.  Earlier: the entries rule of the guarded suits, seed 4 position 374 51.0
+-> 45.6 ms; the guarded-suits bound counting the masters kept, seed 4 position 374
+104 -> 59 ms; the trump game's relevant trumps, seed 2 position 487 48.5 -> 42.0 ms.
 """
 
 from __future__ import annotations

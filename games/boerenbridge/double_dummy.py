@@ -101,20 +101,20 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   depending on how deep the caller's stack happened to be).
 
 Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed S
---baseline 256ebfd``, measured on a machine shared with other work, load 1.5-2 on 2
-cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
-3.9-4.6 ms of CPU on average over the seeds 1, 2, 3, 4 and 7 (p99 24-37 ms), within
-the goal of a mean of at most 10 ms.  The hardest of the 500 positions (the least
-CPU time of 4 runs) takes 38.3, 47.7, 39.3 and 45.7 ms on seeds 1, 2, 3 and 4, within
-the goal of at most 50 ms, but 57.5 ms on seed 7: the goal is not met on every seed.
-The solver of revision 256ebfd (before the trump game and the guarded suits) took
-59.7, 49.0, 47.5, 96.8 and 111.0 ms in the same runs.  The entries rule of the guarded
-suits brought the no-trump proofs that were the hardest positions of seeds 4 and 7
-under the goal (seed 4 position 374 51.0 -> 45.6 ms, seed 7 position 359 54.4 -> 47.8
-ms, best of 3 in one run).  The hardest position left is seed 7 position 20: clubs
-trumps, the proof of the side's one trick from its side-suit aces while the others
-hold trumps, where no bound applies (the guarded suits need the others without trumps,
-the trump game needs the side's trumps to win it).
+--baseline 256ebfd``, seeds 1-8, measured on a machine shared with other work, load
+1.2-1.5 on 2 cores): one seat's most tricks in a full 8-card, 4-hand position (32
+cards) take 4.2-4.7 ms of CPU on average (p99 23-32 ms), within the goal of a mean of
+at most 10 ms.  The hardest of the 500 positions (the least CPU time of 4 runs) takes
+44.4, 46.8, 35.5, 43.7, 65.1, 43.8, 42.4 and 43.0 ms on seeds 1-8: within the goal of
+at most 50 ms on every seed but seed 5.  The solver of revision 256ebfd (before the
+trump game, the guarded suits and the suit game) took 58.1, 48.6, 47.0, 97.3, 105.9,
+116.9, 108.8 and 51.0 ms in the same runs.  The suit game brought seed 7 position 20
+(the side's trick from side-suit aces against the others' trumps) from 57 to 6 ms and
+the side's discards from its longest suit seed 5 position 314 from 85 to 65 ms.  The
+hardest position left is that one: no trump, the side's one trick from its clubs,
+which the others cannot stop only because they lack the entries to lead the suits the
+side is void in; no bound here counts entries, and the search proves it trick by
+trick.
 
 Examples
 --------
