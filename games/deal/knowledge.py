@@ -1454,17 +1454,8 @@ class DealKnowledge:
         Exact mode: the exact integer weight.  Float mode: the weight divided
         by ``exp(base)``.
         """
-        lo, hi = self._lo.copy(), self._hi.copy()
-        for (k, ll), truth in cells.items():
-            if truth:
-                lo[k, ll] = max(lo[k, ll], 1)
-            else:
-                hi[k, ll] = 0
-        probe = self.copy()
-        probe._lo, probe._hi = lo, hi
-        try:
-            probe._settle()
-        except InconsistentKnowledgeError:
+        probe = self._probe(cells)
+        if probe is None:
             return 0
         eng = probe._engine(exact=exact)
         if exact:
@@ -1499,17 +1490,34 @@ class DealKnowledge:
         hit = _shannon(f, self._cell_of_atom, lambda cells: self._weight_given(cells, False, base))
         return min(1.0, float(hit))
 
+    def _exists_given(self, cells: dict[tuple[int, int], bool]) -> int:
+        """1 when some consistent deal has the given cells occupied or empty, else 0
+        (nothing given: this knowledge's own kept programme)."""
+        probe = self._probe(cells) if cells else self
+        return 0 if probe is None else int(probe._engine().log_total() > -math.inf)
+
+    def _probe(self, cells: dict[tuple[int, int], bool]) -> DealKnowledge | None:
+        """A settled copy with the given cells occupied or empty; ``None`` when no
+        deal within the bounds has them."""
+        probe = self.copy()
+        for (k, ll), truth in cells.items():
+            if truth:
+                probe._lo[k, ll] = max(probe._lo[k, ll], 1)
+            else:
+                probe._hi[k, ll] = 0
+        try:
+            probe._settle()
+        except InconsistentKnowledgeError:
+            return None
+        return probe
+
     def possible(self, formula: Any) -> bool:
         """Whether some consistent deal satisfies the propositional ``formula``."""
         f = _as_prop(formula)
-        base = self._engine().log_total()
-        hit = _shannon(
-            f,
-            self._cell_of_atom,
-            lambda cells: self._weight_given(cells, False, base),
-            stop_at_hit=True,
-        )
-        return bool(hit > 0)
+        # this knowledge's programme first: a constraint too large to count is
+        # dropped here, before the probes copy the constraints
+        self._engine()
+        return bool(_shannon(f, self._cell_of_atom, self._exists_given, stop_at_hit=True))
 
     def knows(self, formula: Any) -> bool:
         """Whether the propositional ``formula`` holds in every consistent deal.
