@@ -203,6 +203,7 @@ class GameKnowledge:
         self._public: Any = None
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
+        self._unknowns: dict[tuple[str, str, str | None], bool] = {}
         self._seats: dict[str, Any] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
@@ -463,7 +464,14 @@ class GameKnowledge:
         return False
 
     def _unknown(self, agent: str, atom: Any, within: str | None) -> bool:
-        """:func:`never_known`, or within a seat's worlds :func:`swap_unknown`."""
+        """:func:`never_known`, or within a seat's worlds :func:`swap_unknown` or
+        :func:`dislodged` (kept: ``K_a ~K_b`` and ``C_{a,b}`` of one atom ask the same)."""
+        key = (agent, atom.key, within)
+        if key not in self._unknowns:
+            self._unknowns[key] = self._unknown_now(agent, atom, within)
+        return self._unknowns[key]
+
+    def _unknown_now(self, agent: str, atom: Any, within: str | None) -> bool:
         h = self.counted
         if never_known(h, agent, atom, within=within):
             return True
@@ -580,14 +588,16 @@ class GameKnowledge:
                         return False
                 return out
             case Common(group, a):
-                out = True  # a member who does not know: false, before the public's counting
+                # a member who does not know it in another's worlds (the rules, before
+                # any member's counting), or a member who does not know: false
+                pairs = [(x, y) for x in group for y in group if x != y]
+                if isinstance(a, Atom) and any(self._unknown(y, a, x) for x, y in pairs):
+                    return False
+                out = True
                 for agent in group:
                     out = both(out, know(agent, a))
                     if out is False:
                         return False
-                pairs = [(x, y) for x in group for y in group if x != y]
-                if isinstance(a, Atom) and any(self._unknown(y, a, x) for x, y in pairs):
-                    return False  # a member does not know it in another's worlds
                 if self._valid(a):
                     return True
                 if a.is_propositional() and self._group_knows(group, a, union=False):
