@@ -29,7 +29,8 @@ skipped, so an interrupted run goes on where it stopped.
 Reported per game: states, the share answered (no error, within budget),
 median and worst seconds per answered state, worst seconds per query, peak
 resident memory of a state's process (``ru_maxrss``; it includes the forked
-parent's pages, about the size of the parent) and which routes answered
+parent's pages, about the size of the parent, which picks each query in a
+forked process of its own so that it stays small) and which routes answered
 (:attr:`GameKnowledge.route`), and the first play that was not answered.
 
 ``--route structure-first`` measures the routes as they were before
@@ -353,6 +354,28 @@ def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
     q.put(r)
 
 
+def _pick_child(h: Any, index: int, q: Any) -> None:
+    try:
+        q.put(pick_query(h, index))
+    except InvalidParameterError as exc:
+        q.put({"formulas": [], "error": str(exc)})
+
+
+def _pick(h: Any, index: int) -> dict[str, Any]:
+    """:func:`pick_query` in a forked process: its counting (the uncertainty test) does
+    not grow the process the states are forked from, so a state's peak memory is its
+    own work over the parent's."""
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_pick_child, args=(h, index, q))
+    p.start()
+    try:
+        got: dict[str, Any] = q.get()
+    finally:
+        p.join()
+    return got
+
+
 def _measure(h: Any, formulas: list[str], budget: float, route: str = "default") -> dict[str, Any]:
     ctx = mp.get_context("fork")
     q = ctx.Queue()
@@ -470,10 +493,7 @@ def main(argv: list[str] | None = None) -> int:
                         records.append(done[key])
                         bar.update()
                         continue
-                    try:
-                        query = pick_query(h, k // args.every)
-                    except InvalidParameterError as exc:
-                        query = {"formulas": [], "error": str(exc)}
+                    query = _pick(h, k // args.every)
                     rec = {"game": game, "bot": bot, "route": args.route, "seed": seed, "play": k}
                     rec["every"] = args.every
                     rec |= {"budget": args.budget, "events": len(h.events)}
