@@ -240,3 +240,34 @@ def test_buried_partners_hold_in_the_explicit_model(seed):
 
 def test_buried_partners_are_found():
     assert sum(hidden_claims(kitty_history(seed, events=7)) for seed in range(40)) >= 5
+
+
+def test_common_knowledge_reads_the_rule_before_the_members_counting(monkeypatch):
+    """``C_{a,b} has(L, C)`` is false where the rule shows ``K_a ~K_b has(L, C)``: asked
+    after that formula, it reads the kept claim and counts no member's knowledge (the
+    explicit model agrees, and so does a fresh knowledge asking it alone)."""
+    from games.deal import DealKnowledge
+
+    asked = []
+    possible = DealKnowledge.possible
+    monkeypatch.setattr(
+        DealKnowledge, "possible", lambda self, f: asked.append(f) or possible(self, f)
+    )
+    decided = 0
+    for seed in range(20):
+        h = suit_history(seed)
+        pm = explicit_model(h)
+        for a, b in (("x", "y"), ("y", "z"), ("z", "x")):
+            for atom in all_atoms(h):
+                if not swap_unknown(h, b, atom, within=a):
+                    continue
+                common = f"C_{{{a},{b}}} {atom.key}"
+                gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+                assert gk.holds(f"K_{a} ~K_{b} {atom.key}") is True
+                asked.clear()
+                assert gk.holds(common) is False and gk.route == "counting"
+                assert not asked and not holds(pm, common)
+                alone = GameKnowledge(h, max_width=1, quotient_width=2**62)
+                assert alone.holds(common) is False
+                decided += 1
+    assert decided > 10
