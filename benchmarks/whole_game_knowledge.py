@@ -165,6 +165,26 @@ had to drop a constraint:
   relaxed by the trick's joint constraints);
 * peak RSS 1.25 GiB (a BS-ZPY state).
 
+The session after (same command; dd85691, its start, run from an export with
+``PYTHONPATH`` set to it and this harness, then this tree; out files
+``/tmp/w16/base.jsonl`` and ``/tmp/w16/after.jsonl``): a seat's own counting
+programme is reused by its ``possible`` probes, and ``C_{a,b}`` of an atom asks
+the rules (a member does not know it in another's worlds, kept from the
+``K_a ~K_b`` query) before any member's counting.  Every answer of the 131
+states is the same in both runs; the shares are unchanged (bs-classic 89%,
+bs-koth 76%, boerenbridge 100%, zpy5 86%, bs-zpy 87%):
+
+* bs-zpy: worst state 1.38 -> 0.29 s, worst query 1.25 -> 0.29 s (seed 1
+  play 64's ``C`` formula 1.25 -> 0.0 s: two seats' counting, dropping
+  constraints to show nothing, no longer asked), median 0.065 -> 0.027 s;
+* the other games within 0.25 s a state, as before;
+* peak RSS 252 -> 151 MiB for bs-zpy, 154 MiB overall (a koth state).  The
+  1.25 GiB above was the harness: the query's uncertainty test (counting
+  seat ``a``'s probability on the whole history, 38 s and 2.8 GiB for BS-ZPY
+  seed 1 play 80) ran in the parent, whose pages every later state's
+  ``ru_maxrss`` included; it now runs in a forked process of its own (the
+  baseline above was run with this harness too).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
