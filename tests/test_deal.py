@@ -413,3 +413,23 @@ def test_both_enumeration_routes_sample_the_same_distribution(monkeypatch):
     assert np.allclose(fast, k.marginals(), atol=0.03)
     assert np.allclose(staged, k2.marginals(), atol=0.03)
     assert np.allclose(k.marginals(), k2.marginals())
+
+
+def test_formula_queries_reuse_the_knowledge_programme(monkeypatch):
+    """``probability_of`` and ``possible`` build the knowledge's programme once (kept)
+    and one more per split they weigh; the split with nothing fixed reads the kept
+    one (before, each query built a copy of it as well); the answers are the counted
+    ones."""
+    built = []
+    build = DealKnowledge._build
+    monkeypatch.setattr(
+        DealKnowledge, "_build", lambda self, **kw: built.append(kw) or build(self, **kw)
+    )
+    k = DealKnowledge(Deck(["A", "B", "C", "D"], [2, 1, 1, 2]), {"me": 2, "x": 2, "y": 2})
+    k.reveal("me", "A D")
+    assert k.probability_of("has(x, B)", exact=True) == Fraction(1, 2)
+    assert len(built) == 2  # the exact programme, the split has(x, B)
+    assert k.possible("~has(x, A) & ~has(y, A)") is False
+    assert len(built) == 4  # the float programme, the split ~has(x, A)
+    assert k.possible("has(y, D)") is True
+    assert len(built) == 5  # the split has(y, D) only

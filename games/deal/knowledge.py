@@ -1452,9 +1452,9 @@ class DealKnowledge:
         """Weight of the deals with the given cells occupied or empty.
 
         Exact mode: the exact integer weight.  Float mode: the weight divided
-        by ``exp(base)``.
+        by ``exp(base)``.  Nothing given: this knowledge's own kept programme.
         """
-        probe = self._probe(cells)
+        probe = self._probe(cells) if cells else self
         if probe is None:
             return 0
         eng = probe._engine(exact=exact)
