@@ -433,3 +433,30 @@ def test_formula_queries_reuse_the_knowledge_programme(monkeypatch):
     assert len(built) == 4  # the float programme, the split ~has(x, A)
     assert k.possible("has(y, D)") is True
     assert len(built) == 5  # the split has(y, D) only
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_count_keeps_only_the_tables_it_reads(exact):
+    """A programme built for a count (no marginals, no sampling) keeps the first two
+    backward tables only, and counts what one that keeps every table counts, also
+    a query's distribution."""
+    from games.deal.forms import _Form
+
+    rng = random.Random(3)
+    deck = Deck([f"c{i}" for i in range(8)], [2] * 8)
+    k = DealKnowledge(deck, {"a": 4, "b": 4, "c": 4, "d": 4})
+    cards = list(deck.all_cards())
+    rng.shuffle(cards)
+    k.reveal("a", cards[:4])
+    k.move_hidden("b", "a", 2)
+    k.move_hidden("c", "d", 1)
+    k.exactly("c", "c1 c2", 1)
+    form = _Form.make({(k.deck.index("c3"), k._loc("d")): 1})
+    lean = k._build(exact=exact, distinct=False, query=form, moments=False, stages=False)
+    full = k._build(exact=exact, distinct=False, query=form, moments=True, stages=True)
+    assert len(lean.blocks) > 2
+    assert sum(t is not lean._zero_t for t in lean.betas) <= 2
+    assert lean.total() == pytest.approx(full.total())
+    got, want = lean.query_distribution(), full.query_distribution()
+    assert got.keys() == want.keys()
+    assert all(got[v] == pytest.approx(want[v]) for v in want)

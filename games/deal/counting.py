@@ -941,6 +941,10 @@ class _Counting:
                     cur[dst] += blk.w[t] * nxt[src]
             betas[b], d = self._scale(cur)
             ls += d
+            if b >= 1 and not (self.need_mom or self.need_stages):
+                # a count reads the first two tables only (the total, and a query's
+                # distribution the second): the others go as soon as they are read
+                betas[b + 1] = zero_t
         self.betas = betas
         origin = tuple(0 for _ in range(La))
         z0 = betas[0][origin] if La else betas[0][()]
