@@ -166,19 +166,21 @@ had to drop a constraint:
 * peak RSS 1.25 GiB (a BS-ZPY state).
 
 The session after (same command; dd85691, its start, run from an export with
-``PYTHONPATH`` set to it and this harness, then this tree; out files
-``/tmp/w16/base.jsonl`` and ``/tmp/w16/after.jsonl``): a seat's own counting
-programme is reused by its ``possible`` probes, and ``C_{a,b}`` of an atom asks
+``PYTHONPATH`` set to it and this harness, then b32553a; out files
+``/tmp/w16/base.jsonl`` and ``/tmp/w16/after2.jsonl``): a seat's own counting
+programme is reused by its ``possible`` probes, ``C_{a,b}`` of an atom asks
 the rules (a member does not know it in another's worlds, kept from the
-``K_a ~K_b`` query) before any member's counting.  Every answer of the 131
+``K_a ~K_b`` query) before any member's counting, and a programme built for a
+count keeps only the two tables a count reads.  Every answer of the 131
 states is the same in both runs; the shares are unchanged (bs-classic 89%,
 bs-koth 76%, boerenbridge 100%, zpy5 86%, bs-zpy 87%):
 
 * bs-zpy: worst state 1.38 -> 0.29 s, worst query 1.25 -> 0.29 s (seed 1
   play 64's ``C`` formula 1.25 -> 0.0 s: two seats' counting, dropping
-  constraints to show nothing, no longer asked), median 0.065 -> 0.027 s;
+  constraints to show nothing, no longer asked), median 0.065 -> 0.028 s;
 * the other games within 0.25 s a state, as before;
-* peak RSS 252 -> 151 MiB for bs-zpy, 154 MiB overall (a koth state).  The
+* peak RSS 252 -> 155 MiB for bs-zpy, 155 MiB overall (a koth and a BS-ZPY
+  state).  The
   1.25 GiB above was the harness: the query's uncertainty test (counting
   seat ``a``'s probability on the whole history, 38 s and 2.8 GiB for BS-ZPY
   seed 1 play 80) ran in the parent, whose pages every later state's
