@@ -28,7 +28,7 @@ from games.deal import DealKnowledge
 from games.deal import flow as flow_module
 from games.deal import knowledge as knowledge_module
 from games.deal.forms import _Form, _interval_pred, _Pred
-from games.errors import InconsistentKnowledgeError, InvalidParameterError
+from games.errors import InconsistentKnowledgeError
 from kripke.errors import SizeLimitError
 
 
@@ -458,7 +458,7 @@ def test_query_fits_says_whether_counting_drops_a_constraint(max_states):
                 r0 = probe.relaxations
                 try:
                     probe.count_distribution(cards, ["x", "play"])
-                except InvalidParameterError:  # nothing left to drop
+                except SizeLimitError:  # nothing left to drop
                     assert not fits
                 else:
                     assert fits == (probe.relaxations == r0), (seed, cards, max_states)
@@ -678,3 +678,28 @@ def test_min_cut_of_a_transport_equals_the_max_flow(seed):
         gate = (j, q, rng.randint(0, 5))
     want = flow_module._transport_flow(caps, supply, demand, gate)
     assert flow_module._min_cut(caps, supply, demand, gate) == want
+
+
+def test_a_deal_too_wide_without_joint_constraints_is_a_size_limit():
+    """When one group of card kinds alone needs more enumeration states than
+    ``max_states`` (no joint constraint left to drop), a query raises
+    :class:`~kripke.errors.SizeLimitError` naming the need and the limit, the error every
+    route of the library reads as "refused" -- not a parameter error."""
+    raised = 0
+    for seed in range(12):
+        kn, _ = _start(seed)
+        kn.max_states = 10
+        states: list[DealKnowledge] = []
+        try:
+            _replay_into(kn, seed, states)
+        except Exception:  # a relaxation may leave a history inconsistent for the replay
+            pass
+        for st_ in states:
+            probe = st_.copy()
+            try:
+                probe.count_distribution(st_.deck.names, ["x", "play"])
+            except SizeLimitError as exc:
+                raised += 1
+                assert "max_states=10" in str(exc) and "enumeration states" in str(exc)
+                assert not probe._preds  # only once nothing is left to drop
+    assert raised >= 3

@@ -733,7 +733,7 @@ class _Counting:
             S, n_o = len(alloc), len(opt_arr)
             if S * n_o > self.max_edges:
                 real = [q for ci, (q, _) in enumerate(cons) if not is_q[ci]]
-                raise _TooLarge(max(real, key=lambda q: q.table.size) if real else None)
+                raise _TooLarge(max(real, key=lambda q: q.table.size) if real else None, S * n_o)
             p_idx = np.repeat(np.arange(S), n_o)
             o_idx = np.tile(np.arange(n_o), S)
             a_e = alloc[p_idx] + opt_arr[o_idx]

@@ -78,11 +78,13 @@ def _interval_pred(form: _Form, lo: int, hi: int) -> _Pred:
 
 
 class _TooLarge(Exception):
-    """A joint constraint would exceed the table budget; ``pred`` is the one to drop."""
+    """A joint constraint would exceed the table budget; ``pred`` is the one to drop
+    (``None``: none of them is to blame), ``need`` the size that passed the budget."""
 
-    def __init__(self, pred: _Pred | None):
+    def __init__(self, pred: _Pred | None, need: int = 0):
         super().__init__("constraint table too large")
         self.pred = pred
+        self.need = need
 
 
 Coefs = tuple[tuple[int, int, int], ...]

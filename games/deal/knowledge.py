@@ -23,6 +23,7 @@ from games.errors import (
     InconsistentKnowledgeError,
     InvalidParameterError,
 )
+from kripke.errors import SizeLimitError
 
 __all__ = ["DealKnowledge", "MAX_MODEL_CARDS"]
 
@@ -1199,8 +1200,10 @@ class DealKnowledge:
                 real = [p for p in self._preds if victim is not None and p.table is victim.table]
                 if not real:
                     if not self._preds:
-                        raise InvalidParameterError(
-                            "this deal needs a larger max_states to answer"
+                        raise SizeLimitError(
+                            f"counting this deal takes {big.need:,} enumeration states for "
+                            f"one group of card kinds even without joint constraints, more "
+                            f"than max_states={self.max_states:,}"
                         ) from None
                     real = [max(self._preds, key=lambda p: p.table.size)]
                 self._preds = [p for p in self._preds if p is not real[0]]
