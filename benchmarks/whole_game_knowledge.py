@@ -527,7 +527,9 @@ def main(argv: list[str] | None = None) -> int:
                     out.write(json.dumps(rec) + "\n")
                     out.flush()
                     records.append(rec)
-                    bar.set_postfix(play=k, status=rec["status"], s=f"{rec['state_s']:.2f}")
+                    bar.set_postfix(
+                        play=k, status=rec["status"], s=f"{rec.get('state_s', 0.0):.2f}"
+                    )
                     bar.update()
                 bar.close()
     print()
