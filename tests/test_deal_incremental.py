@@ -438,19 +438,24 @@ def test_max_bytes_is_configurable():
         k.copy().count_distribution("3", "a")
 
 
+def _replayed(seed: int, max_states: int) -> list[DealKnowledge]:
+    """Every state of seed ``seed``'s replayed history, counted with ``max_states``."""
+    kn, _ = _start(seed)
+    kn.max_states = max_states
+    states: list[DealKnowledge] = []
+    try:
+        _replay_into(kn, seed, states)
+    except Exception:  # a relaxation may leave a history inconsistent for the replay
+        pass
+    return states
+
+
 @pytest.mark.parametrize("max_states", [10, 60, 400, 400_000])
 def test_query_fits_says_whether_counting_drops_a_constraint(max_states):
     """The check without counting agrees with what counting then does."""
     seen = {True: 0, False: 0}
     for seed in range(12):
-        kn, _ = _start(seed)
-        kn.max_states = max_states
-        states: list[DealKnowledge] = []
-        try:
-            _replay_into(kn, seed, states)
-        except Exception:  # a relaxation may leave a history inconsistent for the replay
-            pass
-        for st_ in states:
+        for st_ in _replayed(seed, max_states):
             # one card, and every card (one component over all kinds)
             for cards in (st_.deck.names[:1], st_.deck.names):
                 probe = st_.copy()
@@ -687,14 +692,7 @@ def test_a_deal_too_wide_without_joint_constraints_is_a_size_limit():
     route of the library reads as "refused" -- not a parameter error."""
     raised = 0
     for seed in range(12):
-        kn, _ = _start(seed)
-        kn.max_states = 10
-        states: list[DealKnowledge] = []
-        try:
-            _replay_into(kn, seed, states)
-        except Exception:  # a relaxation may leave a history inconsistent for the replay
-            pass
-        for st_ in states:
+        for st_ in _replayed(seed, 10):
             probe = st_.copy()
             try:
                 probe.count_distribution(st_.deck.names, ["x", "play"])
