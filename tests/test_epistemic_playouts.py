@@ -193,3 +193,17 @@ def test_depth_2_formulas_beyond_todays_routes(name, params, actions):
     group = "{" + ",".join(h.agents) + "}"
     gk = s.knowledge()
     gk.holds(f"K_{a} ~K_{b} has({loc}, {card}) | C_{group} has({loc}, {card})")
+
+
+def test_a_false_announcement_is_settled_before_the_structure():
+    """``[!p] q`` holds and ``<!p> q`` fails wherever ``p`` is false, whatever ``q``: at
+    the deal of a 52-card BS game (seed 3539, found by the playout test above), the
+    announcement of common knowledge among all four seats is false by counting, and the
+    structure, which took minutes for it, is not asked."""
+    name, params, _ = ANSWERED["bs-classic"]
+    gk = playout(name, 3539, 0, **params).knowledge()
+    announced = "C_{P0,P2,P3,P1} has(P0, KH)"
+    assert gk.holds(announced) is False
+    assert gk.holds(f"[!{announced}] <!has(P1, AS)> has(pile, QC)") is True
+    assert gk.holds(f"<!{announced}> has(pile, QC)") is False
+    assert gk.route == "counting"
