@@ -1161,12 +1161,18 @@ def _make_search(
         t = ((hs >> tshift) & 0xFF).bit_count()
         if (not t and leader != side_seat) or (allc ^ hs) & tmask:
             return 0, 0
-        rel = 0
+        tops, rel = side_masters(hs, allc)
+        return t + (tops & 15) + (tops >> 4 & 15) + (tops >> 8 & 15) + (tops >> 12), rel
+
+    def side_masters(hs: int, allc: int) -> tuple[int, int]:
+        """The side's masters (its hand ``hs``): how many top cards of each plain suit it
+        holds one after another, 4 bits a suit, and the lowest of them in each suit."""
+        tops = rel = 0
         for sh in plain_shifts:
             k, bit = top_run[((allc >> sh) & 0xFF) << 8 | ((hs >> sh) & 0xFF)]
-            t += k
+            tops |= k << (sh >> 1)
             rel |= bit << sh
-        return t, rel
+        return tops, rel
 
     def suit_game(
         hands: list[int], allc: int, rem: int, leader: int, need: int
@@ -1194,13 +1200,7 @@ def _make_search(
         for q in seats:
             h = hands[q]
             state |= (seat_lens[h & 0xFFFF] | seat_lens[h >> 16] << 8) << (16 * q)
-        hs = hands[side_seat]
-        tops = 0
-        rel = 0
-        for sh in plain_shifts:
-            k, bit = top_run[((allc >> sh) & 0xFF) << 8 | ((hs >> sh) & 0xFF)]
-            tops |= k << (sh >> 1)
-            rel |= bit << sh
+        tops, rel = side_masters(hands[side_seat], allc)
         if not rel:
             return False, 0  # no master: no trick is sure there
         budget[0] = _SUIT_GAME_BUDGET
