@@ -12,6 +12,7 @@ knowledge holds only as a relaxation are decided.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -55,20 +56,28 @@ def bs_history(seed: int, plays: int = 5) -> CardHistory:
     return h
 
 
-def claims(h: CardHistory) -> tuple[int, int]:
-    """Every claim of the rule on ``h`` checked in the explicit model; how many, and how
-    many :func:`never_known` does not make."""
+def checked_claims(h: CardHistory, rule: Any) -> list[tuple[str, str, Any, Any]]:
+    """Every ``(a, b, atom, a's counting)`` where ``rule(h, b, atom, a, counting)`` claims
+    ``K_a ~K_b atom``, each checked in the explicit model."""
     pm = explicit_model(h)
-    n = new = 0
     counting = {a: h.seat_counting(a) for a in h.agents}
+    out = []
     for b in h.agents:
         for atom in (Atom("has", (loc, c)) for loc in h.locations for c in h.deck.names):
             for a in h.agents:
-                if dislodged(h, b, atom, within=a, knowledge=counting[a]):
+                if rule(h, b, atom, a, counting[a]):
                     assert holds(pm, Know(a, Not(Know(b, atom)))), (a, b, atom.key)
-                    n += 1
-                    new += not never_known(h, b, atom, within=a)
-    return n, new
+                    out.append((a, b, atom, counting[a]))
+    return out
+
+
+def claims(h: CardHistory) -> tuple[int, int]:
+    """Every claim of the rule on ``h`` checked in the explicit model; how many, and how
+    many :func:`never_known` does not make."""
+    made = checked_claims(
+        h, lambda h, b, atom, a, kn: dislodged(h, b, atom, within=a, knowledge=kn)
+    )
+    return len(made), sum(not never_known(h, b, atom, within=a) for a, b, atom, _ in made)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -55,6 +55,7 @@ __all__ = [
     "never_known",
     "swap_unknown",
     "dislodged",
+    "rerouted",
 ]
 # seat_aliases: re-exported from reading
 
@@ -484,6 +485,8 @@ class GameKnowledge:
             return True
         if within is None:
             return False
+        if rerouted(h, agent, atom, within=within):
+            return True
         kn = self._seat_counting(within)
         if swap_unknown(h, agent, atom, within=within, knowledge=kn):
             return True
@@ -1592,6 +1595,182 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
         return False
     most = max(v for v, p in enumerate(dist) if p > 0)
     return _fewest(h, knowledge, alike, sorted(places), enough=most - j + 1) >= most - j + 1
+
+
+def _card_places(h: CardHistory, x: int, loc: str, within: str) -> list[set[str]] | None:
+    """Where the one copy of kind ``x`` may lie at every moment (index ``t``: after ``t``
+    steps) in the worlds seat ``within`` considers possible where it lies at ``loc`` now,
+    from what ``within`` saw of it (its hands, moves and reveals it saw; a superset of the
+    places); ``None`` when it lies at ``loc`` in none of them."""
+    owns = set(h.owns.get(within, ()))
+    public = set(h.public_locations())
+    start = {m for m in owns | public if x in h.initial[m]} or {
+        m for m in h.locations if m not in owns and m not in public and h.initial[m]
+    }
+
+    def after(st: Any, m: str) -> set[str]:  # where a copy at m may lie after st
+        saw = st.audience is None or within in st.audience
+        if st.kind in ("move", "all") and st.src == m:
+            if not saw:
+                return {st.dst} if st.kind == "all" else {m, st.dst}
+            if x in (st.kinds if st.kind == "move" else st.content):
+                return {st.dst}
+            return set() if st.kind == "all" else {m}
+        if st.kind == "reveal" and st.src == m and saw and x not in st.content:
+            return set()
+        return {m}
+
+    ahead = [start]
+    for st in h.steps:
+        ahead.append({n for m in ahead[-1] for n in after(st, m)})
+    if loc not in ahead[-1]:
+        return None
+    places = [set[str]() for _ in ahead]
+    places[-1] = {loc}
+    for t in range(len(h.steps) - 1, -1, -1):
+        places[t] = {m for m in ahead[t] if after(h.steps[t], m) & places[t + 1]}
+    return places
+
+
+def _sees(st: Any, agent: str, mine: set[str]) -> bool:
+    """Whether ``agent`` may have seen which cards step ``st`` moved or showed (its
+    audience, or a move from or into one of its locations: counted as seen)."""
+    return st.audience is None or agent in st.audience or st.src in mine or st.dst in mine
+
+
+def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C)``, a card
+    without copies) in any world seat ``within`` considers possible, because the card may
+    have gone another way than a card put down beside it: ``True`` is exact, ``False``
+    means not shown.
+
+    In every world of ``within`` where ``C`` lies at ``L`` now, follow the card as
+    ``within`` saw it (:func:`_card_places`, every place it may have been at every
+    moment).  Suppose that from some moment on none of those places was ever seen by
+    ``agent`` while the card could be there (no move of it, reveal or show ``agent``
+    saw, no place of ``agent``'s; no count or fact), and that at a move ``agent`` did
+    not see the card surely lay at the moving place ``H`` and stayed there.  A card
+    ``P`` put down at that move that ``agent`` never sees afterwards, in any world of
+    ``within``, and that never comes to ``L`` can trade ways with ``C`` from that move
+    on: ``H`` put down ``C`` instead, ``C`` went wherever ``P`` went and ``P`` where ``C``
+    went.  ``agent`` sees the same, and ``C`` is not at ``L``.  Where ``within`` saw the
+    move, each card put down is followed by its kind (a move, reveal or show
+    ``within`` saw without that kind left it alone); otherwise the cards put down are
+    followed as a number (at most as many of them at each place as it could hold, every
+    one that may have been seen lost), and one left over is enough.
+
+    Unlike :func:`dislodged`, the card may have come to ``L`` after the move (it went
+    from ``H`` to ``L`` unseen by ``agent``), and the cards put down may have passed
+    through other hands that played since.
+
+    Examples
+    --------
+    Everybody sees y receive the A; y puts a card down unseen, z picks it up (seeing it)
+    and puts a card down too:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C", "D", "E"]), {"x": "A", "y": "B C", "z": "D E",
+    ...                 "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "x", "y"), Move("B", "y", "pile", seen_by=["y"]),
+    ...            MoveAll("pile", "z", seen_by=["z"]), Move("D", "z", "pile", seen_by=["z"]))
+    >>> has_y_a = Atom("has", ("y", "A"))
+    >>> rerouted(h, "x", has_y_a, within="z")     # z knows y kept the A; x cannot
+    True
+    >>> dislodged(h, "x", has_y_a, within="z", knowledge=h.seat_counting("z"))
+    False
+    """
+    cell = h.card_cell(atom)
+    if cell is None or within == agent:
+        return False
+    loc, x, _ = cell
+    mine = set(h.owns.get(agent, ()))
+    if h.deck.copies[x] != 1 or loc in mine:
+        return False
+    places = _card_places(h, x, loc, within)
+    if places is None:
+        return True  # not at L in any world of within: nothing to know
+    steps = h.steps
+    first = len(steps)  # from this step on the card's places stay hidden from agent
+    for t in range(len(steps) - 1, -1, -1):
+        st = steps[t]
+        if places[t + 1] & mine or st.kind in ("count", "fact"):
+            break
+        if _sees(st, agent, mine) and st.src in places[t]:
+            saw = st.audience is None or within in st.audience
+            if not (st.kind in ("move", "show") and saw and x not in st.kinds):
+                break
+        first = t
+    for i in range(first, len(steps)):
+        st = steps[i]
+        if st.kind != "move" or _sees(st, agent, mine):
+            continue
+        if places[i] != {st.src} or places[i + 1] != {st.src}:
+            continue
+        if st.audience is None or within in st.audience:
+            if any(_kind_hidden(h, i, q, agent, within, loc) for q in set(st.kinds) - {x}):
+                return True
+        elif _put_down_hidden(h, i, agent, loc) >= 1:
+            return True
+    return False
+
+
+def _kind_hidden(h: CardHistory, i: int, q: int, agent: str, within: str, loc: str) -> bool:
+    """Whether the copy of kind ``q`` that step ``i`` put down (``within`` saw it) stays
+    unseen by ``agent`` and away from ``agent``'s places and from ``loc`` to the end, in
+    every world of ``within`` (followed through the moves that may have taken it)."""
+    mine = set(h.owns.get(agent, ()))
+    places = {h.steps[i].dst}
+    for st in h.steps[i + 1 :]:
+        if st.kind in ("count", "fact"):
+            return False
+        saw = st.audience is None or within in st.audience
+        if st.kind in ("move", "all", "reveal", "show") and st.src in places:
+            shown = st.content if st.kind in ("all", "reveal") else st.kinds
+            involved = not saw or q in shown
+            if involved and _sees(st, agent, mine):
+                return False
+            if st.kind in ("all", "reveal") and not involved or st.kind == "all":
+                places.discard(st.src)
+            if involved and st.kind in ("move", "all"):
+                places.add(st.dst)
+        if places & mine:
+            return False
+    return loc not in places
+
+
+def _put_down_hidden(h: CardHistory, i: int, agent: str, loc: str) -> int:
+    """At least how many of the cards step ``i`` put down stay unseen by ``agent`` and away
+    from ``loc`` to the end, in every world: at most as many of them at each place as it
+    could hold, and every one that may have been seen lost."""
+    mine = set(h.owns.get(agent, ()))
+    size = h.sizes(i + 1)
+    n = len(h.steps[i].kinds)
+    most = {m: 0 for m in h.locations}
+    most[h.steps[i].dst] = n
+    lost = 0
+    for st in h.steps[i + 1 :]:
+        if st.kind in ("count", "fact"):
+            return 0
+        if st.kind in ("move", "all"):
+            k = len(st.kinds) if st.kind == "move" else size[st.src]
+            went = min(k, most[st.src])
+            if _sees(st, agent, mine):
+                lost += went
+            else:
+                most[st.dst] += went
+            if st.kind == "all":
+                most[st.src] = 0
+            size[st.src] -= k
+            size[st.dst] += k
+            most[st.src] = min(most[st.src], size[st.src])
+            most[st.dst] = min(most[st.dst], size[st.dst])
+        elif st.kind in ("reveal", "show") and _sees(st, agent, mine):
+            lost += min(size[st.src] if st.kind == "reveal" else len(st.kinds), most[st.src])
+            if st.kind == "reveal":
+                most[st.src] = 0
+    return n - lost - most[loc]
 
 
 def _steps(h: CardHistory, *, incremental: bool) -> Iterator[Step]:
