@@ -1,8 +1,9 @@
-"""How long every seat's exact deal knowledge stays exact through whole BS games.
+"""How long every seat's exact deal knowledge stays exact through whole games.
 
 For each game and seed the complete seeded game of
-``benchmarks/whole_game_knowledge.py`` (same bots, same chance) is replayed
-event by event into one :class:`~games.deal.DealState` (what
+``benchmarks/whole_game_knowledge.py`` (same bots, same chance; any of its
+games: BS, and ZPY and BS-ZPY with their public facts and counts) is
+replayed event by event into one :class:`~games.deal.DealState` (what
 ``CardHistory.deal_state()`` builds, but incrementally).  After every *play*
 (the indexing of :func:`whole_game_knowledge.plays`) every seat's
 :attr:`DealKnowledge.exact` is read; with ``--query`` each seat's marginals
@@ -123,6 +124,35 @@ def _constraints_text(kn: Any) -> list[str]:
     return out
 
 
+def _apply(ds: Any, h: Any, i: int) -> None:
+    """Event ``i`` of the card history ``h`` on the deal state ``ds``, as
+    :meth:`CardHistory.deal_state` applies it (a fact counting cannot state
+    leaves every seat's knowledge a superset: not exact)."""
+    from games.epistemic.history import Count, Move, MoveAll, Reveal, Show
+
+    e = h.events[i]
+
+    def aud(x: Any) -> Any:
+        return None if x is None else sorted(x)
+
+    if isinstance(e, Move):
+        ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
+    elif isinstance(e, MoveAll):
+        ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
+    elif isinstance(e, Reveal):
+        ds.reveal(e.location, to=aud(e.to))
+    elif isinstance(e, Show):
+        ds.show(e.location, e.cards, to=aud(e.to))
+    elif isinstance(e, Count) and e.hi == 0 and len(h._steps[i].locations) == 1:
+        ds.void(h._steps[i].locations[0], e.cards)
+    elif isinstance(e, Count):
+        ds.at_least(list(e.locations), e.cards, e.lo)
+        ds.at_most(list(e.locations), e.cards, e.hi)
+    elif not h._fact_counts(ds, h._steps[i].formula):
+        for a in h.agents:
+            ds.knowledge(a).relaxations += 1
+
+
 def replay(
     game: str,
     seed: int,
@@ -133,7 +163,6 @@ def replay(
 ) -> dict[str, Any]:
     """Replay one seeded game's events; exactness at every play and update times."""
     from games.deal import DealState
-    from games.epistemic.history import Move, MoveAll, Reveal
 
     h, marks = _history(game, seed)
     deck = h.deck
@@ -146,9 +175,6 @@ def replay(
     if max_table is not None:
         for a in h.agents:
             ds.knowledge(a).max_table = max_table
-
-    def aud(x: Any) -> Any:
-        return None if x is None else sorted(x)
 
     at_mark: dict[int, list[int]] = {}
     for play, n_ev in enumerate(marks):
@@ -164,15 +190,7 @@ def replay(
     for i, e in enumerate(h.events):
         before = {a: ds.knowledge(a).copy() for a in h.agents} if diagnose else {}
         t0 = time.process_time()
-        # a BS history has moves, pickups and reveals only
-        if isinstance(e, Move):
-            ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
-        elif isinstance(e, MoveAll):
-            ds.move_all(e.src, e.dst, seen_by=aud(e.seen_by))
-        elif isinstance(e, Reveal):
-            ds.reveal(e.location, to=aud(e.to))
-        else:
-            raise TypeError(f"event {i} is not a BS event: {e!r}")
+        _apply(ds, h, i)
         update_s.append(time.process_time() - t0)
         for play in at_mark.get(i + 1, []):
             play_of_event = play
