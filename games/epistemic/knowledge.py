@@ -138,7 +138,8 @@ class GameKnowledge:
     elsewhere, ``~K_b has(L, C)`` holds in every world, :func:`never_known`,
     so ``K_a ~K_b has(L, C)`` holds; the same within ``a``'s worlds by trades
     every count allows, :func:`swap_unknown`, or by the cards ``L`` has put
-    down unseen since, :func:`dislodged`; one world of ``a`` where ``b`` knows,
+    down unseen since, :func:`dislodged`, or a card put down beside it unseen by
+    ``b`` and never seen by ``b`` again, :func:`rerouted`; one world of ``a`` where ``b`` knows,
     found by trading cards ``a`` never saw (:mod:`games.epistemic.witness`),
     makes it false; a group's distributed knowledge of the cards is that of an
     onlooker seeing all its members see, exactly, and what an onlooker seeing
