@@ -316,25 +316,32 @@ def test_dp_equals_enumeration(seed):
     _check(seed)
 
 
+def _dealt(rng, kinds, choices, most, public):
+    """A small deck (``kinds`` = (fewest, most) kinds, copies drawn from ``choices``,
+    at most ``most`` cards) dealt in turn to the hands x, y, z, and the empty
+    locations ``public``: ``(deck, names, start)``, ``start`` by card index."""
+    nk = rng.randint(*kinds)
+    copies = [rng.choice(choices) for _ in range(nk)]
+    while sum(copies) > most:
+        copies[copies.index(max(copies))] -= 1
+    names = [chr(ord("A") + i) for i in range(nk)]
+    deck = Deck(names, copies)
+    cards = [k for k in range(nk) for _ in range(copies[k])]
+    rng.shuffle(cards)
+    start = {x: [] for x in ["x", "y", "z", *public]}
+    for i, c in enumerate(cards):
+        start["xyz"[i % 3]].append(c)
+    return deck, names, {x: sorted(v) for x, v in start.items()}
+
+
 def _bs_scenario(seed, max_table=None):
     """BS-shaped histories: face-down plays, calls, pickups (the hard merges).
 
     ``max_table`` (if given) is every agent's :attr:`DealKnowledge.max_table`.
     """
     rng = random.Random(seed)
-    nk = rng.randint(4, 6)
-    copies = [rng.choice([1, 1, 2]) for _ in range(nk)]
-    while sum(copies) > 7:
-        copies[copies.index(max(copies))] -= 1
-    names = [chr(ord("A") + i) for i in range(nk)]
-    deck = Deck(names, copies)
+    deck, names, start = _dealt(rng, (4, 6), [1, 1, 2], 7, ["pile", "play"])
     agents = ["x", "y", "z"]
-    cards = [k for k in range(nk) for _ in range(copies[k])]
-    rng.shuffle(cards)
-    start = {"x": [], "y": [], "z": [], "pile": [], "play": []}
-    for i, c in enumerate(cards):
-        start[agents[i % 3]].append(c)
-    start = {x: sorted(v) for x, v in start.items()}
     owns = {a: [a] for a in agents}
     state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
     if max_table is not None:

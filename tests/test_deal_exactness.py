@@ -47,29 +47,41 @@ def _no_dependencies(coefs: tuple[Any, ...]) -> tuple[Any, ...]:
     return (None,) * len(coefs)
 
 
-def _seeds_with_dependent_forms(count: int) -> list[int]:
-    """The first ``count`` seeds whose tables had a form without an axis."""
+def _seeds_where(name: str, hit: Any, scenario: Any, count: int, limit: int = 400) -> list[int]:
+    """The first ``count`` seeds below ``limit`` whose ``scenario(seed)`` called
+    ``games.deal.knowledge``'s function ``name`` with an output ``hit`` accepts."""
     found: list[int] = []
-    real = knowledge_module._span
-    hit = [False]
+    real = getattr(knowledge_module, name)
+    seen = [False]
 
-    def spy(coefs: tuple[Any, ...]) -> tuple[Any, ...]:
-        out = real(coefs)
-        hit[0] |= any(d for d in out if d is not None)
+    def spy(*args: Any) -> Any:
+        out = real(*args)
+        seen[0] |= bool(hit(out))
         return out
 
-    knowledge_module._span = spy  # type: ignore[assignment]
+    setattr(knowledge_module, name, spy)
     try:
-        for seed in range(400):
-            hit[0] = False
-            _bs_scenario(seed, 6)
-            if hit[0]:
+        for seed in range(limit):
+            seen[0] = False
+            scenario(seed)
+            if seen[0]:
                 found.append(seed)
                 if len(found) == count:
                     break
     finally:
-        knowledge_module._span = real  # type: ignore[assignment]
+        setattr(knowledge_module, name, real)
     return found
+
+
+def _seeds_with_dependent_forms(count: int) -> list[int]:
+    """The first ``count`` seeds whose tables had a form without an axis."""
+    return _seeds_where(
+        "_span",
+        lambda out: any(d for d in out if d is not None),
+        lambda seed: _bs_scenario(seed, 6),
+        count,
+        1000,
+    )
 
 
 def test_span_finds_the_combinations():

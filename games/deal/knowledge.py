@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
+import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -565,6 +566,7 @@ class DealKnowledge:
                 self._hi[:, [a, b]].copy(),
                 list(self._size),
                 list(self._preds),
+                self.relaxations,
             )
             try:
                 self._merge_once(a, b, memo)
@@ -574,6 +576,11 @@ class DealKnowledge:
                 self._hi[:, [a, b]] = saved[1]
                 self._size = saved[2]
                 self._preds = saved[3]
+                self.relaxations = saved[4]  # what the failed attempt dropped is back
+                if not memo.get("loose"):
+                    # first the other way of writing the split, then drop constraints
+                    memo["loose"] = True
+                    continue
                 if isinstance(big, _TooLargeMany):
                     victims = big.preds
                 else:
@@ -608,20 +615,6 @@ class DealKnowledge:
         lo, hi, cp = self._lo, self._hi, self._copies
         touched = [p for p in self._preds if p.touches([a, b])]
         rest = [p for p in self._preds if not p.touches([a, b])]
-        forms: list[_Form] = [f for p in touched for f in p.forms]
-        F = len(forms)
-        # per-kind coefficients of every form on the two columns, as Python lists
-        eps_l = [[0] * K for _ in range(F)]
-        cb_l = [[0] * K for _ in range(F)]
-        for i, f in enumerate(forms):
-            e_i, c_i = eps_l[i], cb_l[i]
-            for k, ll, c in f.coef:
-                if ll == a:
-                    e_i[k] += c
-                elif ll == b:
-                    e_i[k] -= c
-                    c_i[k] += c
-        eps = np.asarray(eps_l, dtype=np.int64).reshape(F, K)
         size_a = self._size[a]
         size_b = self._size[b]
         n_lo = lo[:, a] + lo[:, b]
@@ -636,7 +629,11 @@ class DealKnowledge:
         # reuses them through ``memo``.
         if memo is None:
             memo = {}
-        kinds = memo.get("kinds")
+        # a kind whose cell bounds fix its split for every merged count is
+        # substituted; without ``loose``, also where the bounds implied by the
+        # sizes are needed for that (a retry drops those, for bounds as lines)
+        loose = bool(memo.get("loose"))
+        kinds = memo.get(("kinds", loose))
         if kinds is None:
             f_alpha = [0] * K
             f_beta = [0] * K
@@ -646,6 +643,12 @@ class DealKnowledge:
             for k, (x0, x1, la, ha, lb, hb, c_k, r_k) in enumerate(cells_k):
                 if x1 < x0:
                     raise self._fail(f"merging {self._locs[a]} into {self._locs[b]}")
+                if not loose:
+                    lk, uk, lin_l, lin_u = _split_bounds(la, ha, lb, hb, x0, x1)
+                    if lk == uk and lin_l is not None:
+                        forced[k] = True
+                        f_alpha[k], f_beta[k] = lin_l
+                        continue
                 # an upper bound no smaller than the location's size is implied by
                 # the sizes (the x_k add up to size_a, the rest to size_b)
                 # (so is one no smaller than the size minus the other kinds' minimums,
@@ -660,8 +663,30 @@ class DealKnowledge:
                     f_alpha[k], f_beta[k] = lin_l
                     continue
                 latent.append((k, lk, uk, lin_l, lin_u))
-            kinds = memo["kinds"] = (forced, f_alpha, f_beta, latent)
+            kinds = memo[("kinds", loose)] = (forced, f_alpha, f_beta, latent)
         forced, f_alpha, f_beta, latent = kinds
+        # constraints of one latent kind alone enter through that kind's bounds
+        # (see ``_local_kinds``); the others are rewritten or joined below
+        local = self._local_kinds(a, b, touched, latent, memo)
+        if local:
+            gone = {id(p) for x in local for p in x[3]}
+            touched = [p for p in touched if id(p) not in gone]
+            local_ks = {x[0] for x in local}
+            latent = [x for x in latent if x[0] not in local_ks]
+        forms: list[_Form] = [f for p in touched for f in p.forms]
+        F = len(forms)
+        # per-kind coefficients of every form on the two columns, as Python lists
+        eps_l = [[0] * K for _ in range(F)]
+        cb_l = [[0] * K for _ in range(F)]
+        for i, f in enumerate(forms):
+            e_i, c_i = eps_l[i], cb_l[i]
+            for k, ll, c in f.coef:
+                if ll == a:
+                    e_i[k] += c
+                elif ll == b:
+                    e_i[k] -= c
+                    c_i[k] += c
+        eps = np.asarray(eps_l, dtype=np.int64).reshape(F, K)
         groups: dict[Any, list[int]] = {}
         bounds: dict[int, tuple[list[int], list[int]]] = {}
         lines: dict[int, tuple[Any, Any]] = {}  # a kind's bounds as lines of its count, or None
@@ -679,7 +704,7 @@ class DealKnowledge:
         forced_ks = [k for k in range(K) if forced[k]]
         new_forms: list[_Form] = []
         for i, f in enumerate(forms):
-            done = memo.get(("form", f))
+            done = memo.get(("form", f, loose))
             if done is not None:
                 new_forms.append(done)
                 continue
@@ -697,7 +722,7 @@ class DealKnowledge:
                 c = col[k]
                 if c:
                     cells[(k, b)] = cells.get((k, b), 0) + c
-            done = memo[("form", f)] = _Form.make(cells, off)
+            done = memo[("form", f, loose)] = _Form.make(cells, off)
             new_forms.append(done)
         f_forced = _Form.make(
             {(k, b): f_alpha[k] for k in forced_ks if f_alpha[k]},
@@ -789,10 +814,16 @@ class DealKnowledge:
         dep_umax = sum(min(size_a, int(max(_gmax(g, groups, bounds, 1)))) for g in dep)
         s_lmax = sum(max(_gmax(g, groups, bounds, 0)) for g in slack)
         s_umin = sum(min(_gmax(g, groups, bounds, 1, lowest=True)) for g in slack)
+        s_lmax += sum(x[4] for x in local)
+        s_umin += sum(x[5] for x in local)
         lower_free = s_lmax <= t_min - dep_umax
         upper_free = s_umin >= t_max
-        l_parts: list[_Form] = []
-        u_parts: list[_Form] = []
+        l_parts: list[_Form] = [x[1][0] for x in local if len(x[1]) == 1]
+        u_parts: list[_Form] = [x[2][0] for x in local if len(x[2]) == 1]
+        # kinds whose bound is the largest (smallest) of several forms: Hall's
+        # condition holds for the sum with each choice of one form per kind
+        l_multi = [x[1] for x in local if len(x[1]) > 1]
+        u_multi = [x[2] for x in local if len(x[2]) > 1]
         s_tab: list[Any] = []
         for g in slack:
             if g in lin:
@@ -827,8 +858,13 @@ class DealKnowledge:
                 s_tab = []
         slack_l = _sum_forms(l_parts) if not lower_free else _Form((), 0)
         slack_u = _sum_forms(u_parts) if not upper_free else _Form((), 10**5)
-        preds: list[_Pred] = list(rest)
-        if not dep and not s_tab:
+        preds: list[_Pred] = list(rest) + [x[6] for x in local if x[6] is not None]
+        if lower_free:
+            l_multi = []
+        if upper_free:
+            u_multi = []
+        picks = math.prod(len(x) for x in l_multi + u_multi)
+        if not dep and not s_tab and picks <= _LOCAL_PICKS:
             # the old constraints do not see the split: rewrite them; Hall's
             # condition on the total is two linear constraints
             pos = 0
@@ -836,9 +872,13 @@ class DealKnowledge:
                 preds.append(_Pred(tuple(new_forms[pos : pos + len(p.forms)]), p.low, p.table))
                 pos += len(p.forms)
             if not lower_free:
-                _add_interval(preds, _sum_forms([slack_l, f_forced]), -(10**6), size_a)
+                for pick in itertools.product(*l_multi):
+                    total = _sum_forms([slack_l, f_forced, *pick])
+                    _add_interval(preds, total, -(10**6), size_a)
             if not upper_free:
-                _add_interval(preds, _sum_forms([slack_u, f_forced]), size_a, 10**6)
+                for pick in itertools.product(*u_multi):
+                    total = _sum_forms([slack_u, f_forced, *pick])
+                    _add_interval(preds, total, size_a, 10**6)
             self._preds = preds
             return
         # constraints that see the split are joined with it; the others are rewritten
@@ -873,7 +913,10 @@ class DealKnowledge:
         stabs = [tab[g] for g in s_tab]
         for t in stabs:
             bforms.append(t[0])
-        all_forms = tuple(jforms) + tuple(bforms) + (slack_l, slack_u, f_forced)
+        # the bounds of several forms, after the total: the largest lower and
+        # the smallest upper form of each kind are added to the slack's
+        mforms = [f for fs in l_multi + u_multi for f in fs]
+        all_forms = tuple(jforms) + tuple(bforms) + (slack_l, slack_u, f_forced, *mforms)
         big = 10**6
 
         def tab_bounds(
@@ -909,6 +952,13 @@ class DealKnowledge:
             sl = sl + vals[:, col]
             su = su + vals[:, col + 1]
             target = size_a - vals[:, col + 2]
+            col += 3
+            for fs in l_multi:
+                sl = sl + vals[:, col : col + len(fs)].max(axis=1)
+                col += len(fs)
+            for fs in u_multi:
+                su = su + vals[:, col : col + len(fs)].min(axis=1)
+                col += len(fs)
             Lm = np.stack(Ls, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
             Um = np.stack(Us, axis=1) if D else np.zeros((S, 0), dtype=np.int64)
             return _search_splits(vals[:, :F0], E, joined, Lm, Um, target - su, target - sl, size_a)
@@ -921,6 +971,100 @@ class DealKnowledge:
         if pred is not None:
             preds.append(pred)
         self._preds = preds
+
+    def _local_kinds(
+        self, a: int, b: int, touched: Sequence[_Pred], latent: Sequence[Any], memo: dict[Any, Any]
+    ) -> list[tuple[int, list[_Form], list[_Form], list[_Pred], int, int, _Pred | None]]:
+        """The latent kinds of a merge of ``a`` into ``b`` whose split is seen only by
+        constraints of their own, with their bounds on the split as linear forms.
+
+        A constraint is a kind's own when that kind is the only one whose
+        split it sees and no other kind's cells in ``a`` or ``b`` enter it:
+        a constraint of the kind's cells alone (``W0 + hidden <= 1``: the card
+        put down unseen was not a second copy), or one that also reads
+        other kinds' cells elsewhere (``3D in the trick, or P1 still holds a
+        spade``), whose other parts are then read like cells.  For every
+        value of the kind's cells after the merge (and of those parts), its
+        copies that came from ``a`` lie in what each of these constraints
+        and its cell bounds allow; where each is an interval whose ends are
+        affine with integer coefficients (see :func:`_local_bounds`), the
+        splits are an interval from the largest lower end to the smallest
+        upper end, and the kind enters Hall's condition on the total like a
+        kind whose bounds are lines of its count (a choice of one end per
+        kind where several can be the largest).  Its constraints are
+        replaced by one table of the values for which the interval is not
+        empty.  Such kinds need no axis in the joint table, whose size is
+        the product of its axes: BS-ZPY's won piles, each card forfeited
+        unseen to another pile, had one axis per kind the card could be.
+        A kind for which this does not hold is left to the joint table.
+
+        Returns ``(kind, lower forms, upper forms, its constraints, largest
+        lower bound, smallest upper bound, its table or None)`` per kind.
+        """
+        latent_ks = {x[0] for x in latent}
+        if not latent_ks or not touched:
+            return []
+        # a constraint that sees the split of one latent kind only, and reads the
+        # other kinds' cells outside the two locations, is that kind's own
+        own: dict[int, list[_Pred]] = {}
+        seen: set[int] = set()  # kinds whose split one of those sees
+        shared: set[int] = set()  # kinds whose split a constraint of several kinds sees
+        for p in touched:
+            ks: set[int] = set()
+            at_ab: set[int] = set()
+            sees: set[int] = set()
+            for f in p.forms:
+                eps: dict[int, int] = {}
+                for k, ll, c in f.coef:
+                    ks.add(k)
+                    if ll == a:
+                        eps[k] = eps.get(k, 0) + c
+                        at_ab.add(k)
+                    elif ll == b:
+                        eps[k] = eps.get(k, 0) - c
+                        at_ab.add(k)
+                sees |= {k for k, e in eps.items() if e and k in latent_ks}
+            if len(ks) == 1 and ks <= latent_ks:
+                own.setdefault(next(iter(ks)), []).append(p)
+                seen |= sees
+            elif len(sees) == 1 and at_ab == sees:
+                own.setdefault(next(iter(sees)), []).append(p)
+                seen |= sees
+            else:
+                shared |= sees
+        out = []
+        size_a = self._size[a]
+        lo, hi, cp = self._lo, self._hi, self._copies
+        for k, ps in own.items():
+            if k in shared or k not in seen:
+                continue
+            key = ("local", k, tuple(id(p) for p in ps))
+            got = memo.get(key)
+            if got is None:
+                # the other kinds' parts of the forms, with their ranges
+                rests: dict[tuple[tuple[int, int, int], ...], _Form] = {}
+                for p in ps:
+                    for f in p.forms:
+                        rest = _Form(tuple(x for x in f.coef if x[0] != k))
+                        if rest.coef:
+                            rests.setdefault(rest.coef, rest)
+                others = list(rests.values())
+                got = memo[key] = _local_bounds(
+                    k,
+                    ps,
+                    a,
+                    b,
+                    size_a,
+                    (int(lo[k, a]), int(hi[k, a]), int(lo[k, b]), int(hi[k, b])),
+                    lo[k].tolist(),
+                    hi[k].tolist(),
+                    int(cp[k]),
+                    [(r, self._form_range(r)) for r in others],
+                )
+            if got is None:
+                continue
+            out.append((k, got[0], got[1], ps, got[2], got[3], got[4]))
+        return out
 
     @property
     def _compact(self) -> bool:
@@ -1597,6 +1741,10 @@ class DealKnowledge:
         return out
 
 
+#: Most choices of one bound form per kind a merge writes Hall's condition for.
+_LOCAL_PICKS = 64
+
+
 class _TooLargeMany(_TooLarge):
     """Several joint constraints to drop, in the order successive retries would drop them."""
 
@@ -1781,6 +1929,165 @@ class _Aux:
             mn_all += mn
             mx_all += mx
         return mn_all, mx_all
+
+
+#: Largest number of cell values of one kind that :func:`_local_bounds` tries.
+_LOCAL_CELLS = 4096
+
+
+def _affine(design: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """Integer coefficients ``c`` with ``design @ c == y`` exactly, or None."""
+    coef = np.linalg.lstsq(design.astype(float), y.astype(float), rcond=None)[0]
+    ic = np.rint(coef).astype(np.int64)
+    return ic if (design @ ic == y).all() else None
+
+
+def _local_bounds(
+    k: int,
+    preds: Sequence[_Pred],
+    a: int,
+    b: int,
+    size_a: int,
+    ab: tuple[int, int, int, int],
+    lo: Sequence[int],
+    hi: Sequence[int],
+    copies: int,
+    rests: Sequence[tuple[_Form, tuple[int, int]]] = (),
+) -> tuple[list[_Form], list[_Form], int, int, _Pred | None] | None:
+    """Bounds of kind ``k``'s copies that came from ``a`` when ``a`` joins ``b``, as
+    affine forms of its cells after the merge (see :meth:`DealKnowledge._local_kinds`).
+
+    ``preds`` are constraints on kind ``k``'s cells and on ``rests``: forms
+    over other kinds' cells outside ``a`` and ``b`` (with their ranges of
+    values), which the merge leaves alone and which enter like cells.
+    ``ab`` are ``k``'s bounds ``(lo, hi)`` in ``a`` then in ``b`` before the
+    merge, ``lo`` and ``hi`` its bounds in every location.  Each constraint (and each cell bound)
+    allows, for every value of the cells, an interval of splits; the splits
+    are their intersection, from the largest of their lower ends to the
+    smallest of their upper ends.  Returns ``(lowers, uppers, largest lower
+    value, smallest upper value, table)``: the lower ends that can be the
+    largest and the upper ends that can be the smallest, each an affine form
+    with integer coefficients, and ``table`` accepting the cell values for
+    which some split satisfies every bound and constraint (None when all
+    do); or None when some constraint's splits are not an interval or an end
+    is not affine.
+
+    Examples
+    --------
+    >>> from games.deal.forms import _Form, _interval_pred
+    >>> p = _interval_pred(_Form(((0, 0, 1), (0, 2, 1))), 0, 1)   # cells 0 and 2 hold <= 1
+    >>> low, up, lmax, umin, table = _local_bounds(        # 2 joins 1, which held none
+    ...     0, [p], 2, 1, 1, (0, 1, 0, 0), [0, 0, 0], [1, 0, 1], 2)
+    >>> low == up == [_Form(((0, 1, 1),))], table.table.tolist()   # x is 1's count now
+    (True, [[True, True], [True, False]])
+    """
+    la, ha, lb, hb = ab
+    others = sorted(
+        {ll for p in preds for f in p.forms for kk, ll, _ in f.coef if kk == k} - {a, b}
+    )
+    locs = [b, *others]
+    ranges = [(lo[a] + lo[b], min(copies, hi[a] + hi[b]))]
+    ranges += [(lo[ll], hi[ll]) for ll in others]
+    ranges += [r for _, r in rests]
+    # the variables: k's cells (in b, then the others), then the rests
+    axes = [_Form.make({(k, ll): 1}) for ll in locs] + [r for r, _ in rests]
+    rest_at = {r.coef: len(locs) + i for i, (r, _) in enumerate(rests)}
+    if any(r1 < r0 for r0, r1 in ranges):
+        return None
+    shape = tuple(r1 - r0 + 1 for r0, r1 in ranges)
+    cells = math.prod(shape)
+    if cells > _LOCAL_CELLS:
+        return None
+    grid = np.indices(shape).reshape(len(shape), cells).T + np.asarray(
+        [r0 for r0, _ in ranges], dtype=np.int64
+    )
+    x0, top = max(la, 0), min(ha, size_a, copies)
+    if top < x0:
+        return None
+    # each constraint's splits are read on a wider range than the possible
+    # ones, so that its ends are not cut by them (the constant ends are)
+    wide = copies + 2
+    xs = np.arange(x0 - wide, top + wide + 1, dtype=np.int64)
+    real = (xs >= x0) & (xs <= top)
+    n_b = grid[:, 0:1]
+    pos = {ll: i for i, ll in enumerate(locs)}
+    # oks[c][s, j]: constraint c allows the split xs[j] at cell values grid[s]
+    oks = [(n_b - xs[None, :] >= lb) & (n_b - xs[None, :] <= hb)]
+    for p in preds:
+        vals = np.zeros((cells, len(xs), len(p.forms)), dtype=np.int64)
+        for fi, f in enumerate(p.forms):
+            v = np.full((cells, len(xs)), f.offset, dtype=np.int64)
+            rest = tuple(x for x in f.coef if x[0] != k)
+            if rest:
+                v += grid[:, rest_at[rest] : rest_at[rest] + 1]
+            for kk, ll, c in f.coef:
+                if kk != k:
+                    continue
+                if ll == a:
+                    v += c * xs[None, :]
+                elif ll == b:
+                    v += c * (n_b - xs[None, :])
+                else:
+                    v += c * grid[:, pos[ll] : pos[ll] + 1]
+            vals[:, :, fi] = v
+        oks.append(p.accept(vals.reshape(-1, len(p.forms))).reshape(cells, len(xs)))
+    feas = (np.logical_and.reduce(oks) & real[None, :]).any(axis=1)
+    if not feas.any():
+        return None
+    pts = grid[feas]
+    design = np.concatenate([np.ones((len(pts), 1), dtype=np.int64), pts], axis=1)
+    # each constraint's interval of splits, its ends fitted as affine forms
+    lows: list[tuple[np.ndarray, np.ndarray]] = [(np.full(len(pts), x0), _const(len(axes), x0))]
+    ups: list[tuple[np.ndarray, np.ndarray]] = [(np.full(len(pts), top), _const(len(axes), top))]
+    for ok in oks:
+        okf = ok[feas]
+        first = np.argmax(okf, axis=1)
+        last = len(xs) - 1 - np.argmax(okf[:, ::-1], axis=1)
+        if not (okf.sum(axis=1) == last - first + 1).all():
+            return None  # a gap: not an interval
+        for y, out in ((xs[first], lows), (xs[last], ups)):
+            ic = _affine(design, y)
+            if ic is None:
+                return None
+            out.append((y, ic))
+    low_v = np.max([y for y, _ in lows], axis=0)
+    up_v = np.min([y for y, _ in ups], axis=0)
+
+    def needed(pieces: list[tuple[np.ndarray, np.ndarray]], want: np.ndarray) -> list[_Form]:
+        # the ends that reach the bound somewhere no earlier kept end does, first
+        # the ones reaching it most often
+        order = sorted(pieces, key=lambda t: -int((t[0] == want).sum()))
+        kept: list[tuple[np.ndarray, np.ndarray]] = []
+        covered = np.zeros(len(want), dtype=bool)
+        for y, ic in order:
+            hit = (y == want) & ~covered
+            if hit.any():
+                kept.append((y, ic))
+                covered |= hit
+        return [
+            _sum_forms(
+                [_Form((), int(ic[0]))]
+                + [_scaled(f, int(c)) for f, c in zip(axes, ic[1:], strict=True) if c]
+            )
+            for _, ic in kept
+        ]
+
+    table = None
+    if not feas.all():
+        table = _Pred(tuple(axes), tuple(r0 for r0, _ in ranges), feas.reshape(shape))
+    return needed(lows, low_v), needed(ups, up_v), int(low_v.max()), int(up_v.min()), table
+
+
+def _scaled(f: _Form, c: int) -> _Form:
+    """``c * f``."""
+    return _Form(tuple((k, ll, c * x) for k, ll, x in f.coef), c * f.offset)
+
+
+def _const(n: int, v: int) -> np.ndarray:
+    """The coefficients of the constant ``v`` over ``n`` cells (see :func:`_affine`)."""
+    out = np.zeros(n + 1, dtype=np.int64)
+    out[0] = v
+    return out
 
 
 def _search_splits(

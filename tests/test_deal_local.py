@@ -1,0 +1,209 @@
+"""Constraints of one card kind alone enter a merge through that kind's bounds.
+
+When a location joins another, each kind's copies that came from the first
+are unknown; a constraint on the cells of one kind alone (``W0 + hidden <=
+1``: the card put down unseen was not a second copy) restricts only that
+kind's split.  Such a kind's splits form, for each value of its cells, an
+interval whose ends are affine in its cells: it enters Hall's condition on
+the total like a kind with linear bounds, and its own constraints become one
+table of its cells, instead of one axis per kind in a joint table (which
+passed ``max_table`` in BS-ZPY's won piles, cards forfeited unseen from one
+to another).  Where a bound is the largest (smallest) of several affine
+forms, Hall's condition holds for each choice of one; a constraint that
+also reads other kinds' cells away from the merge (``the card was not 3D,
+or P1 still holds a spade``) enters with those parts read like cells.
+Every answer must equal brute-force enumeration of every history
+(``tests/test_deal.py``'s reference).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.deal import DealKnowledge, DealState
+from games.deal import knowledge as knowledge_module
+from games.deal.forms import _Form, _interval_pred, _Pred
+from games.deal.knowledge import _local_bounds
+from tests.test_deal import _assert_counts_as, _dealt, _reference
+from tests.test_deal_exactness import _seeds_where
+
+
+def _won_piles_scenario(seed: int, max_table: int | None = None) -> tuple[Any, ...]:
+    """BS-ZPY-shaped histories: face-down plays into a trick (some revealed or
+    claimed true), tricks won into piles, and cards forfeited unseen from one
+    won pile to another."""
+    rng = random.Random(seed)
+    deck, names, start = _dealt(rng, (3, 5), [1, 2, 2], 8, ["down", "trick", "W0", "W1"])
+    nk = len(names)
+    agents = ["x", "y", "z"]
+    owns = {a: [a] for a in agents}
+    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
+    if max_table is not None:
+        for a in agents:
+            state.knowledge(a).max_table = max_table
+    events: list[tuple[Any, ...]] = []
+    turn = 0
+    for _ in range(rng.randint(5, 12)):
+        deal = {x: [deck.index(c) for c in cs] for x, cs in state.deal.items()}
+        r = rng.random()
+        won = [w for w in ("W0", "W1") if deal[w]]
+        if r < 0.3 and won:
+            # a card forfeited unseen from one won pile to the other
+            src = rng.choice(won)
+            dst = "W1" if src == "W0" else "W0"
+            ch = rng.sample(deal[src], 1)
+            state.move([names[k] for k in ch], src, dst, seen_by=[])
+            events.append(("move", tuple(ch), src, dst, frozenset()))
+            continue
+        if r < 0.45 and deal["trick"]:
+            dst = rng.choice(["W0", "W1"])
+            state.move_all("trick", dst, seen_by=[])
+            events.append(("all", "trick", dst, frozenset()))
+            continue
+        p = agents[turn % 3]
+        turn += 1
+        if not deal[p]:
+            continue
+        ch = rng.sample(deal[p], 1)
+        state.move([names[k] for k in ch], p, "down", seen_by=[p])
+        events.append(("move", tuple(ch), p, "down", frozenset([p])))
+        s = rng.random()
+        if rng.random() < 0.4:
+            # a follow rule: the card was not of kind c, or the seat still holds
+            # one of some other kinds (a disjunction of counts, when true)
+            c = rng.randrange(nk)
+            others = tuple(sorted(rng.sample(range(nk), rng.randint(1, 2))))
+            held = sum(1 for k in deal[p] if k in others) - (ch[0] in others)
+            if ch[0] != c or held >= 1:
+                conds = ((("down",), (c,), 0, 0), ((p,), others, 1, 9))
+                state.any_of([(ls, [names[k] for k in ks], lo, hi) for ls, ks, lo, hi in conds])
+                events.append(("any_of", conds))
+        if s < 0.35:
+            state.reveal("down", to=agents)
+            events.append(("reveal", "down", frozenset(agents)))
+        elif s < 0.6:  # a claim found true: the card is of the kind claimed
+            state.at_least(["down"], [names[ch[0]]], 1)
+            events.append(("at_least", ("down",), (ch[0],), 1))
+        state.move_all("down", "trick", seen_by=[])
+        events.append(("all", "down", "trick", frozenset()))
+    return deck, start, events, agents, owns, state
+
+
+def _check_won_piles(seed: int, max_table: int | None = None) -> int:
+    """Every exact seat's count and marginals equal the enumeration's; the exact seats."""
+    deck, start, events, agents, owns, state = _won_piles_scenario(seed, max_table)
+    ref = _reference(deck, start, events, agents, owns)
+    exact = 0
+    for a in agents:
+        kn = state.knowledge(a)
+        if kn.exact:
+            exact += 1
+            _assert_counts_as(kn, ref[a], list(start), (seed, a))
+    return exact
+
+
+def _seeds_through_local_kinds(count: int) -> list[int]:
+    """The first ``count`` seeds whose merges took some kind through its own bounds."""
+    return _seeds_where(
+        "_local_bounds", lambda out: out is not None, _won_piles_scenario, count, 300
+    )
+
+
+_LOCAL = _seeds_through_local_kinds(8)
+
+
+def test_histories_reach_local_kinds():
+    assert len(_LOCAL) == 8
+
+
+@pytest.mark.parametrize("seed", _LOCAL)
+def test_local_kinds_answer_as_the_enumeration(seed):
+    assert _check_won_piles(seed) > 0
+
+
+_SEVERAL = _seeds_where(
+    "_local_bounds",
+    lambda out: out is not None and max(len(out[0]), len(out[1])) > 1,
+    _won_piles_scenario,
+    4,
+    300,
+)
+
+
+@pytest.mark.parametrize("seed", _SEVERAL)
+def test_bounds_of_several_forms_answer_as_the_enumeration(seed):
+    # a kind whose lower (upper) bound is the largest (smallest) of several forms
+    assert len(_SEVERAL) == 4
+    assert _check_won_piles(seed) > 0
+
+
+@pytest.mark.parametrize("seed", _LOCAL[:6])
+def test_local_kinds_answer_as_the_enumeration_with_small_tables(seed):
+    _check_won_piles(seed, max_table=6)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_won_pile_histories_answer_as_the_enumeration(seed):
+    _check_won_piles(seed)
+
+
+def test_local_kinds_keep_seats_exact_where_the_joint_table_is_dropped(monkeypatch):
+    # without the route, the same histories at a small max_table drop constraints
+    with_local = sum(_check_won_piles(s, max_table=4) for s in _LOCAL[:6])
+    monkeypatch.setattr(knowledge_module, "_local_bounds", lambda *args: None)
+    without = sum(_check_won_piles(s, max_table=4) for s in _LOCAL[:6])
+    assert with_local > without
+
+
+def test_local_bounds_of_a_card_not_a_second_copy():
+    # kind 0: at most one copy in locations 0 and 2 together; 2 (one card) joins 1,
+    # which held no copy: the copies that came are 1's count now, and 0 and 1 do
+    # not both hold one
+    p = _interval_pred(_Form(((0, 0, 1), (0, 2, 1))), 0, 1)
+    low, up, lmax, umin, table = _local_bounds(
+        0, [p], 2, 1, 1, (0, 1, 0, 0), [0, 0, 0], [1, 0, 1], 2
+    )
+    assert low == up == [_Form(((0, 1, 1),))]
+    assert table is not None and table.table.tolist() == [[True, True], [True, False]]
+
+
+def test_local_bounds_refuse_splits_with_a_gap():
+    # the pair's total is 0 or 2 (not 1): the split of 2 copies is 0 or 2, not an interval
+    p = _interval_pred(_Form(((0, 0, 1), (0, 2, 1))), 0, 2)
+    odd = _Pred(p.forms, (0,), np.array([True, False, True]))
+    assert _local_bounds(0, [odd], 2, 1, 2, (0, 2, 0, 2), [0, 0, 0], [2, 2, 2], 2) is None
+
+
+def test_a_forfeited_card_keeps_the_seat_exact():
+    # W0 holds A B C (known); one card of it goes to W1 (D, known) unseen: the
+    # seat knows W0 keeps two of A B C and W1 one of them with D
+    deck = Deck(["A", "B", "C", "D", "E"], [2, 2, 2, 1, 1])
+    kn = DealKnowledge(deck, {"me": 2, "p": 2, "W0": 3, "W1": 1})
+    kn.reveal("me", "A E")
+    kn.reveal("W0", "A B C")
+    kn.reveal("W1", "D")
+    kn.move_hidden("W0", "W1", 1)
+    assert kn.exact
+    assert kn.count() == 3  # which of A, B, C moved
+    assert kn.probability("A", "W1", exact=True) == Fraction(1, 3)
+
+
+@pytest.mark.slow
+def test_bs_zpy_forfeits_keep_three_seats_exact():
+    # BS-ZPY seed 1 (the whole-game benchmark's game): two cards forfeited unseen
+    # from W0 to W1 (events 125, 126) dropped 8-28 constraints of every seat; at
+    # play 80 P0, P1 and P2 now count exactly
+    import benchmarks.deal_exactness as dx
+
+    r = dx.replay("bs-zpy", 1)
+    first = r["first_inexact"]
+    assert all(first.get(a, [10**6])[0] > 80 for a in ("P0", "P1", "P2")), first
