@@ -438,6 +438,19 @@ def test_max_bytes_is_configurable():
         k.copy().count_distribution("3", "a")
 
 
+def test_max_work_refuses_long_counts_before_counting():
+    deck = Deck.ranks(6, copies=2)
+    k = DealKnowledge(deck, {"a": 4, "b": 4, "c": 4})
+    want = k.count_distribution("3", "a", exact=True)
+    k.max_work = 10**9  # ample: the same answer
+    assert k.copy().count_distribution("3", "a", exact=True) == want
+    k.max_work = 5
+    with pytest.raises(SizeLimitError, match=r"cell-terms\), more than the limit of 5 "):
+        k.copy().count_distribution("3", "a")
+    with pytest.raises(SizeLimitError, match="DealKnowledge.max_work"):
+        k.copy().count()
+
+
 def _replayed(seed: int, max_states: int) -> list[DealKnowledge]:
     """Every state of seed ``seed``'s replayed history, counted with ``max_states``."""
     kn, _ = _start(seed)

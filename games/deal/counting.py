@@ -293,10 +293,12 @@ class _Counting:
         stages: bool = True,
         max_edges: int = 400_000,
         max_bytes: int | None = None,
+        max_work: int | None = None,
         plan_only: bool = False,
     ):
         self.max_edges = max_edges
         self.max_bytes = MAX_TABLE_BYTES if max_bytes is None else max_bytes
+        self.max_work = max_work
         self.exact = exact
         self.distinct = distinct
         self.need_mom = moments
@@ -1020,6 +1022,15 @@ class _Counting:
                 f"{_bytes_text(self.max_bytes)} (DealKnowledge.max_bytes); "
                 "the table has one axis per location with unknown cards, sized by "
                 "its unknown cards: reveal cards or merge locations"
+            )
+        terms = sum(len(blk.w) for blk in self.blocks)
+        work = cells * max(terms, 1)
+        if self.max_work is not None and work > self.max_work:
+            raise SizeLimitError(
+                f"counting these deals adds {terms:,} terms over tables of {cells:,} cells "
+                f"(about {work:,} cell-terms), more than the limit of {self.max_work:,} "
+                "(DealKnowledge.max_work); the table has one axis per location with "
+                "unknown cards, sized by its unknown cards"
             )
 
     @property

@@ -108,6 +108,11 @@ class DealKnowledge:
         #: tables of one query may take; past it a query raises
         #: :class:`~kripke.errors.SizeLimitError` naming the estimate.
         self.max_bytes = MAX_TABLE_BYTES
+        #: Largest work (cells of a counting table times the terms added into them,
+        #: estimated before counting) a query may take; past it a query raises
+        #: :class:`~kripke.errors.SizeLimitError` naming the estimate.  ``None``
+        #: (the default): no limit.  About 10**10 cell-terms a second here.
+        self.max_work: int | None = None
         #: How many joint constraints were dropped to respect :attr:`max_table`
         #: or :attr:`max_states`.
         self.relaxations = 0
@@ -1337,6 +1342,7 @@ class DealKnowledge:
                     self._preds,
                     max_edges=self.max_states,
                     max_bytes=self.max_bytes,
+                    max_work=self.max_work,
                     **kw,
                 )
             except _TooLarge as big:
