@@ -316,10 +316,12 @@ def test_dp_equals_enumeration(seed):
     _check(seed)
 
 
-def _dealt(rng, kinds, choices, most, public):
+def _dealt(rng, kinds, choices, most, public, max_table=None):
     """A small deck (``kinds`` = (fewest, most) kinds, copies drawn from ``choices``,
     at most ``most`` cards) dealt in turn to the hands x, y, z, and the empty
-    locations ``public``: ``(deck, names, start)``, ``start`` by card index."""
+    locations ``public``: ``(deck, names, start, state)``, ``start`` by card
+    index, ``state`` the deal state of the agents x, y, z (every agent's
+    :attr:`DealKnowledge.max_table` ``max_table`` if given)."""
     nk = rng.randint(*kinds)
     copies = [rng.choice(choices) for _ in range(nk)]
     while sum(copies) > most:
@@ -331,7 +333,12 @@ def _dealt(rng, kinds, choices, most, public):
     start = {x: [] for x in ["x", "y", "z", *public]}
     for i, c in enumerate(cards):
         start["xyz"[i % 3]].append(c)
-    return deck, names, {x: sorted(v) for x, v in start.items()}
+    start = {x: sorted(v) for x, v in start.items()}
+    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents="xyz")
+    if max_table is not None:
+        for a in "xyz":
+            state.knowledge(a).max_table = max_table
+    return deck, names, start, state
 
 
 def _bs_scenario(seed, max_table=None):
@@ -340,13 +347,9 @@ def _bs_scenario(seed, max_table=None):
     ``max_table`` (if given) is every agent's :attr:`DealKnowledge.max_table`.
     """
     rng = random.Random(seed)
-    deck, names, start = _dealt(rng, (4, 6), [1, 1, 2], 7, ["pile", "play"])
+    deck, names, start, state = _dealt(rng, (4, 6), [1, 1, 2], 7, ["pile", "play"], max_table)
     agents = ["x", "y", "z"]
     owns = {a: [a] for a in agents}
-    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
-    if max_table is not None:
-        for a in agents:
-            state.knowledge(a).max_table = max_table
     events = []
     turn = 0
     for _ in range(rng.randint(2, 6)):

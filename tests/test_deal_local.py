@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
-from games.deal import DealKnowledge, DealState
+from games.deal import DealKnowledge
 from games.deal import knowledge as knowledge_module
 from games.deal.forms import _Form, _interval_pred, _Pred
 from games.deal.knowledge import _local_bounds
@@ -41,14 +41,11 @@ def _won_piles_scenario(seed: int, max_table: int | None = None) -> tuple[Any, .
     claimed true), tricks won into piles, and cards forfeited unseen from one
     won pile to another."""
     rng = random.Random(seed)
-    deck, names, start = _dealt(rng, (3, 5), [1, 2, 2], 8, ["down", "trick", "W0", "W1"])
+    public = ["down", "trick", "W0", "W1"]
+    deck, names, start, state = _dealt(rng, (3, 5), [1, 2, 2], 8, public, max_table)
     nk = len(names)
     agents = ["x", "y", "z"]
     owns = {a: [a] for a in agents}
-    state = DealState(deck, {x: [names[k] for k in v] for x, v in start.items()}, agents=agents)
-    if max_table is not None:
-        for a in agents:
-            state.knowledge(a).max_table = max_table
     events: list[tuple[Any, ...]] = []
     turn = 0
     for _ in range(rng.randint(5, 12)):
