@@ -654,7 +654,7 @@ class BSState(State):
         >>> rows["to move"], rows["hand"], rows["P3"]
         ('P0 to call BS or pass', '2 3 4 6 7 8 9 11 12', '13 cards · surely holds 7 7')
         >>> rows["last claim"], rows["P(lie)"]
-        ('P1 claimed one 8 (P0, P3, P2 still to decide whether to call)', '0.17')
+        ('P1 claimed one 8 (P0, P3, P2 still to decide whether to call)', '0.16')
         """
         if not 0 <= seat < self._n:
             raise InvalidParameterError(f"seat {seat} does not exist; seats are 0..{self._n - 1}")
