@@ -706,3 +706,67 @@ def test_trumps_and_masters_are_sure_when_nobody_else_holds_a_trump():
             assert rel & hands[side] == rel
             fired[leader == side] += 1
     assert min(fired.values()) >= 20, fired
+
+
+def redeal_among_others(rng: random.Random, hands: list[int], side: int) -> list[int]:
+    """The hands with the others' cards of each suit dealt again at random among the
+    others, every seat keeping its suit lengths, and the cards left of each suit moved to
+    other ranks in the same order: the side's cards keep their places among the cards
+    left."""
+    out = [0] * len(hands)
+    for s in range(4):
+        suit = 0xFF << (8 * s)
+        left = [c for c in range(8 * s, 8 * s + 8) if any(h >> c & 1 for h in hands)]
+        moved = dict(zip(left, sorted(rng.sample(range(8 * s, 8 * s + 8), len(left))), strict=True))
+        theirs = [c for q, h in enumerate(hands) if q != side for c in left if h >> c & 1]
+        seats = [q for q, h in enumerate(hands) if q != side for _ in range((h & suit).bit_count())]
+        rng.shuffle(theirs)
+        for c in left:
+            if hands[side] >> c & 1:
+                out[side] |= 1 << moved[c]
+        for c, q in zip(theirs, seats, strict=True):
+            out[q] |= 1 << moved[c]
+    return out
+
+
+def relevant_counts(allc: int, rel: int) -> list[int]:
+    """How many of the cards left ``allc`` of each suit lie at or above the lowest
+    relevant card (of ``rel``) of that suit."""
+    out = []
+    for s in range(4):
+        rs = (rel >> (8 * s)) & 0xFF
+        low = (rs & -rs).bit_length() - 1 if rs else 8
+        out.append(((allc >> (8 * s)) & 0xFF) >> low if rs else 0)
+    return [x.bit_count() for x in out]
+
+
+def test_bounds_kept_by_suit_lengths_and_the_side_cards_are_sure_and_shared():
+    """The answers of the bounds the search keeps under the suit lengths and the side's
+    cards (trumps and masters, guarded suits, suit game) are sure against plain minimax,
+    and the same -- the same number of relevant cards in each suit -- in every deal that
+    keeps each seat's suit lengths and the places of the side's cards among the cards
+    left, which is how the table of their answers is shared."""
+    rng = random.Random(53)
+    fired = {True: 0, False: 0}
+    n = 3
+    for i in range(800):
+        trump = (None, None, 0, 1, 2, 3)[i % 6]
+        cards = rng.sample(range(32), 4 * n)
+        hands = [mask_of(cards[j * n : (j + 1) * n]) for j in range(4)]
+        side = rng.randrange(4)
+        leader = rng.randrange(4)
+        bounds = DoubleDummySolver(trump, 4, side)._search[6]
+        other = redeal_among_others(rng, hands, side)
+        for need in (1, 2, 3):
+            got = []
+            for deal in (hands, other):
+                allc = mask_of(c for c in range(32) if any(h >> c & 1 for h in deal))
+                rel = bounds(list(deal), allc, n, leader, need)
+                assert rel < 0 or rel & deal[side] == rel
+                got.append(None if rel < 0 else relevant_counts(allc, rel))
+                if rel >= 0:
+                    pos = Position(deal, trump, leader)
+                    assert BENCH.plain_tricks(pos, side) >= need, (deal, trump, side, leader, need)
+            assert got[0] == got[1], (hands, other, trump, side, leader, need)
+            fired[trump is None] += got[0] is not None
+    assert min(fired.values()) >= 20, fired
