@@ -56,6 +56,7 @@ __all__ = [
     "swap_unknown",
     "dislodged",
     "rerouted",
+    "outplayed",
 ]
 # seat_aliases: re-exported from reading
 
@@ -139,8 +140,11 @@ class GameKnowledge:
     so ``K_a ~K_b has(L, C)`` holds; the same within ``a``'s worlds by trades
     every count allows, :func:`swap_unknown`, or by the cards ``L`` has put
     down unseen since, :func:`dislodged`, or a card put down beside it unseen by
-    ``b`` and never seen by ``b`` again, :func:`rerouted`; one world of ``a`` where ``b`` knows,
-    found by trading cards ``a`` never saw (:mod:`games.epistemic.witness`),
+    ``b`` and never seen by ``b`` again, :func:`rerouted`, or, with copies, as many
+    cards put down unseen by ``b`` as the copies ``b`` may have seen there,
+    :func:`outplayed`; one world of ``a`` where ``b`` knows, found by trading cards
+    ``a`` never saw (:mod:`games.epistemic.witness`; ``b``'s counting there, or the
+    copies ``b`` follows there, :func:`~games.epistemic.witness.known_at_least`),
     makes it false; a group's distributed knowledge of the cards is that of an
     onlooker seeing all its members see, exactly, and what an onlooker seeing
     only what all of them see knows is common knowledge; public facts enter
@@ -416,10 +420,14 @@ class GameKnowledge:
         """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by exact
         counting; ``None`` when counting does not answer exactly (it dropped a
         constraint too large to count, so that only "knows" is sure); an atom the
-        agent never saw go where it is is not known either way (:func:`never_known`)."""
+        agent never saw go where it is is not known either way (:func:`never_known`,
+        :func:`outplayed`)."""
         from kripke.formulas import Atom
 
-        if isinstance(f, Atom) and never_known(self.counted, agent, f, within=agent):
+        if isinstance(f, Atom) and (
+            never_known(self.counted, agent, f, within=agent)
+            or outplayed(self.counted, agent, f, within=agent)
+        ):
             return False
         kn = self._seat_counting(agent)
         if kn is None or any("#" in a.args[1] for a in f.atoms()):
@@ -473,8 +481,9 @@ class GameKnowledge:
         return False
 
     def _unknown(self, agent: str, atom: Any, within: str | None) -> bool:
-        """:func:`never_known`, or within a seat's worlds :func:`swap_unknown` or
-        :func:`dislodged` (kept: ``K_a ~K_b`` and ``C_{a,b}`` of one atom ask the same)."""
+        """:func:`never_known`, or within a seat's worlds :func:`rerouted`,
+        :func:`outplayed`, :func:`swap_unknown` or :func:`dislodged` (kept: ``K_a ~K_b``
+        and ``C_{a,b}`` of one atom ask the same)."""
         key = (agent, atom.key, within)
         if key not in self._unknowns:
             self._unknowns[key] = self._unknown_now(agent, atom, within)
@@ -487,6 +496,8 @@ class GameKnowledge:
         if within is None:
             return False
         if rerouted(h, agent, atom, within=within):
+            return True
+        if outplayed(h, agent, atom, within=within):
             return True
         kn = self._seat_counting(within)
         if swap_unknown(h, agent, atom, within=within, knowledge=kn):
@@ -992,13 +1003,21 @@ def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
 
 
 def _copies_marked(
-    h: CardHistory, agent: str, x: int, within: str, loc: str, *, counts_mark: bool = True
+    h: CardHistory,
+    agent: str,
+    x: int,
+    within: str,
+    loc: str,
+    *,
+    counts_mark: bool = True,
+    upto: int | None = None,
 ) -> tuple[int, int]:
     """At most how many copies of kind ``x`` at ``loc``, in a world seat ``within``
     considers possible, ``agent`` saw (or a public event showed, or, with
     ``counts_mark``, a count or fact about ``x`` covered), and at most how many
     copies lie there: :func:`never_known` for one kind, followed as ``within``
-    saw it (exactly at the events it saw, as upper bounds elsewhere)."""
+    saw it (exactly at the events it saw, as upper bounds elsewhere); after the
+    first ``upto`` steps (default: all of them)."""
     mine = set(h.owns.get(agent, ()))
     watch = set(h.owns.get(within, ())) | set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1009,7 +1028,7 @@ def _copies_marked(
     }
     public = set(h.public_locations())
     seen = {m: cap[m] if m in mine or m in public else 0 for m in h.locations}
-    for st in h.steps:
+    for st in h.steps[:upto]:
         saw = st.audience is None or within in st.audience
         sees = st.audience is None or agent in st.audience
         if st.kind in ("move", "all"):
@@ -1101,6 +1120,44 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     if cell is None:  # not a card atom of this history: not decided
         return False
     loc, x, j = cell
+    mk = _marks(h, agent, x)
+    if (mk.marked[loc] or mk.shown[loc][x]) and (
+        within is None or _copies_marked(h, agent, x, within, loc)[0]
+    ):
+        return False
+    return _enough_unmarked(h, x, j, loc, mk)
+
+
+def _enough_unmarked(h: CardHistory, x: int, j: int, loc: str, mk: _Marks) -> bool:
+    """:func:`never_known`'s count: whether the cards away from ``loc`` that the agent
+    never saw and no public event showed (at least ``size - marked - pub`` at each
+    place, ``mk``), less the copies of the barred kinds not shown publicly, are at
+    least as many as the copies of kind ``x`` not shown publicly less ``j - 1``: then
+    every unmarked copy at ``loc`` beyond ``j - 1`` has an unmarked partner of
+    another kind elsewhere, in every world."""
+    free = sum(max(0, mk.size[m] - mk.marked[m] - mk.pub[m]) for m in h.locations if m != loc)
+    public_copies = sum((mk.low[m] for m in h.locations), Counter())
+    free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in mk.barred)
+    return free >= h.deck.copies[x] - public_copies[x] - j + 1
+
+
+@dataclass
+class _Marks:
+    """:func:`never_known`'s reading of a history for one agent and one kind ``x``, at
+    every location now: how many cards it may have seen (``marked``, upper bounds),
+    how many a public event showed (``pub``; ``shown`` per kind, upper bounds; ``low``
+    per kind, lower bounds), and the kinds other counts and facts name (``barred``)."""
+
+    size: dict[str, int]
+    marked: dict[str, int]
+    pub: dict[str, int]
+    shown: dict[str, Counter[int]]
+    low: dict[str, Counter[int]]
+    barred: set[int]
+
+
+def _marks(h: CardHistory, agent: str, x: int) -> _Marks:
+    """The marks of :func:`never_known` for ``agent`` and kind ``x`` (see there)."""
     mine = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1164,14 +1221,84 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
                     marked[m] = size[m]
             else:
                 barred |= ks
-    if (marked[loc] or shown[loc][x]) and (
-        within is None or _copies_marked(h, agent, x, within, loc)[0]
-    ):
+    return _Marks(size, marked, pub, shown, low, barred)
+
+
+def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``, on a
+    deck with copies or without) in any world seat ``within`` considers possible,
+    because ``L`` has put down, unseen by ``agent``, at least as many cards as the
+    copies of ``C`` there that ``agent`` may have seen: ``True`` is exact, ``False``
+    means not shown.
+
+    After the last step that brought cards into ``L`` (or showed ``agent`` its cards,
+    or was a count or fact), ``L`` held at most ``M`` copies of ``C`` that ``agent`` may
+    have seen, a public event showed or a count covered, in every world of ``within``
+    (:func:`_copies_marked`, followed as ``within`` saw them).  Since then ``L`` put down,
+    in moves ``agent`` did not see, cards of which at least ``N`` were never seen by
+    ``agent`` again nor came back to ``L`` (:func:`_put_down_hidden`).  When ``N >= M``,
+    in every such world each marked copy still at ``L`` has a partner of its own among
+    those ``N`` cards that is not itself a marked copy of ``C`` (the marked copies put
+    down are among them, and with those that stayed they are at most ``M``): the two
+    trade ways from that move on (the copy goes where the partner went, the partner
+    stays at ``L``), and ``agent`` sees the same.  A partner that is an unmarked copy
+    of ``C`` leaves an unmarked copy at ``L``.  Then no copy at ``L`` is marked and, as
+    in :func:`never_known`, when the cards elsewhere that ``agent`` never saw are
+    enough (:func:`_enough_unmarked`), every copy there beyond ``k - 1`` trades places,
+    through the whole history, with one of them of another kind: fewer than ``k``
+    copies stay at ``L`` in a world ``agent`` cannot tell apart.
+
+    Unlike :func:`dislodged` the cards put down may have been picked up and played
+    on since (followed as a number), and the copies of ``C`` that ``agent`` never saw
+    need no partner among them; unlike :func:`rerouted` the card may have copies.
+
+    Examples
+    --------
+    y saw its A go into the pile z took; z then put a card down that y never sees:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C", "D"], [2, 2, 2, 2]),
+    ...                 {"x": "B C", "y": "A D", "z": "B C D", "w": "A", "pile": ""},
+    ...                 ["x", "y", "z"])
+    >>> h = h.then(Move("A", "y", "pile", seen_by=["y"]), MoveAll("pile", "z", seen_by=["z"]),
+    ...            Move("B", "z", "pile", seen_by=["z"]))
+    >>> has_z_a = Atom("has", ("z", "A"))
+    >>> never_known(h, "y", has_z_a, within="x")
+    False
+    >>> outplayed(h, "y", has_z_a, within="x")        # x knows y does not know it
+    True
+    """
+    cell = h.card_cell(atom)
+    if cell is None:
         return False
-    free = sum(max(0, size[m] - marked[m] - pub[m]) for m in h.locations if m != loc)
-    public_copies = sum((low[m] for m in h.locations), Counter())
-    free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in barred)
-    return free >= h.deck.copies[x] - public_copies[x] - j + 1
+    loc, x, j = cell
+    mine = set(h.owns.get(agent, ()))
+    if loc in mine:
+        return False
+    steps = h.steps
+    t0 = max(
+        (
+            i
+            for i, st in enumerate(steps)
+            if st.kind in ("move", "all", "count", "fact")
+            and (st.kind in ("count", "fact") or st.dst == loc)
+            or st.kind in ("reveal", "show")
+            and st.src == loc
+            and _sees(st, agent, mine)
+        ),
+        default=-1,
+    )
+    hidden = sum(
+        _put_down_hidden(h, i, agent, loc)
+        for i in range(t0 + 1, len(steps))
+        if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
+    )
+    if not hidden or hidden < _copies_marked(h, agent, x, within, loc, upto=t0 + 1)[0]:
+        return False
+    mk = _marks(h, agent, x)
+    return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
 
 
 def _swap_class(h: CardHistory, x: int) -> set[int]:

@@ -44,6 +44,11 @@ from games.epistemic.history import CardHistory
 from games.errors import GameError
 from kripke.errors import SizeLimitError
 
+#: Most further single trades :func:`witness_tracked` tries with
+#: :func:`known_at_least` alone after the ones it also counts: each is a traded history
+#: replayed and followed, a few milliseconds on a 52-card game.
+TRACKED_TRIES = 24
+
 __all__ = [
     "static_cards",
     "traded",
@@ -52,6 +57,8 @@ __all__ = [
     "relabelled",
     "witness_tracked",
     "witness_absent",
+    "known_at_least",
+    "TRACKED_TRIES",
 ]
 
 
@@ -212,6 +219,85 @@ def relabelled(h: CardHistory, swaps: list[tuple[int, int]], a: str, b: str) -> 
         return None
 
 
+def _sees_kinds(st: Any, b: str) -> bool:
+    """Whether seat ``b`` sees which cards step ``st`` moved or showed (its audience;
+    cards that come into one of its locations unseen are not seen)."""
+    return st.audience is None or b in st.audience
+
+
+def _most_put_down(h: CardHistory, i: int, b: str, x: int) -> int:
+    """At most how many copies of kind ``x`` the cards move ``i`` put down hold, for all
+    seat ``b`` sees: the cards are followed while their place moves whole (a pile
+    gathered, picked up) until ``b`` sees all of it (a reveal, a pickup it sees);
+    then at most the copies seen there, else as many as the cards."""
+    n = len(h.steps[i].kinds)
+    where = h.steps[i].dst
+    for st in h.steps[i + 1 :]:
+        if st.kind == "move" and st.src == where:
+            return n  # some of them may have left: not followed
+        if st.kind == "all" and st.src == where:
+            if _sees_kinds(st, b):
+                return min(n, st.content.count(x))
+            where = st.dst
+        elif st.kind == "reveal" and st.src == where and _sees_kinds(st, b):
+            return min(n, st.content.count(x))
+    return n
+
+
+def known_at_least(h: CardHistory, b: str, loc: str, x: int) -> int:
+    """At least how many copies of kind ``x`` lie at ``loc`` in every world seat ``b``
+    considers possible (``b`` knows ``has(loc, x#k)`` for every ``k`` up to it): a
+    lower bound, from what ``b`` saw alone.
+
+    The copies ``b`` saw are followed as a number per place: exactly at the events
+    that show ``b`` which cards moved (its audience, public ones)
+    and at reveals it sees; at a move it did not see, of ``n`` of a place's ``s``
+    cards, at least the copies beyond ``s - n`` went and at least those beyond the
+    most the cards put down can hold stayed (:func:`_most_put_down`: when ``b`` later
+    saw all of the place they went to, at most the copies it saw there).  Counts,
+    facts and shows to others are not read (the bound only gets lower).
+
+    Examples
+    --------
+    x gives its two As to y face down; y puts one card down, unseen by x, that
+    x sees again in the pile it picks up (a B):
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> h = CardHistory(Deck(["A", "B"], [2, 2]), {"x": "A A", "y": "B B", "pile": ""},
+    ...                 ["x", "y"])
+    >>> h = h.then(Move("A A", "x", "y", seen_by=["x", "y"]),
+    ...            Move("B", "y", "pile", seen_by=["y"]))
+    >>> known_at_least(h, "x", "y", 0)          # the card put down may be an A
+    1
+    >>> known_at_least(h.then(MoveAll("pile", "x", seen_by=["x"])), "x", "y", 0)
+    2
+    """
+    mine = set(h.owns.get(b, ()))
+    public = set(h.public_locations())
+    size = {m: len(h.initial[m]) for m in h.locations}
+    low = {m: h.initial[m].count(x) if m in mine or m in public else 0 for m in h.locations}
+    for i, st in enumerate(h.steps):
+        if st.kind in ("move", "all"):
+            n = len(st.kinds) if st.kind == "move" else size[st.src]
+            before = low[st.src]
+            if _sees_kinds(st, b):
+                went = (st.kinds if st.kind == "move" else st.content).count(x)
+                low[st.src] = max(0, before - went)
+                low[st.dst] += went
+            else:
+                stay = 0 if st.kind == "all" else _most_put_down(h, i, b, x)
+                low[st.src] = max(0, before - stay) if st.kind == "move" else 0
+                low[st.dst] += max(0, before - (size[st.src] - n))
+            size[st.src] -= n
+            size[st.dst] += n
+        elif st.kind == "reveal" and _sees_kinds(st, b):
+            low[st.src] = st.content.count(x)
+        elif st.kind == "show" and _sees_kinds(st, b):
+            low[st.src] = max(low[st.src], st.kinds.count(x))
+    return low[loc]
+
+
 def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3) -> bool:
     """Whether a world ``a`` considers possible was found where ``b`` knows
     ``has(L, C)`` because cards ``b`` saw go to ``L`` (its own plays, picked up there)
@@ -220,7 +306,11 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
     trade kinds for the whole history (:func:`relabelled`), and ``b``'s exact counting
     in that history knows the atom.  ``True`` is a proof of ``M_a K_b has(L, C)``;
     ``False`` means none of the trades tried showed it (``tries`` single ones, then
-    the latest two, three … such cards at once, ``2 * tries`` in all)."""
+    the latest two, three … such cards at once, ``2 * tries`` in all; then up to
+    :data:`TRACKED_TRIES` further single trades).  ``b`` knows the atom in a traded
+    history when :func:`known_at_least` follows a copy of ``C`` there (milliseconds;
+    every trade tried), or when its exact counting knows it (the first ``2 * tries``:
+    a counting that had to drop a constraint may not show it)."""
     cell = h.card_cell(atom)
     if a == b or cell is None or "#" in str(atom.args[1]):
         return False  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
@@ -231,13 +321,20 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
     ]
     spare = [i for i, c in enumerate(cards) if c.kind == x and not c.seen_a and not c.seen_b]
     spare += [i for i, c in enumerate(cards) if c.kind == x and not c.seen_a and c.seen_b]
-    trials = [[(i, j)] for i in reversed(tracked) for j in spare][:tries]
+    singles = [[(i, j)] for i in reversed(tracked) for j in spare]
+    trials = singles[:tries]
     for k in range(2, min(len(tracked), len(spare)) + 1):  # several at once, latest first
         trials.append(list(zip(tracked[::-1][:k], spare[:k], strict=True)))
-    for swaps in trials[: 2 * tries]:
+    trials = trials[: 2 * tries]
+    trials += [t for t in singles[tries : tries + TRACKED_TRIES] if t not in trials]
+    for n, swaps in enumerate(trials):
         world = relabelled(h, swaps, a, b)
         if world is None:
             continue
+        if known_at_least(world, b, loc, x) >= 1:
+            return True
+        if n >= 2 * tries:
+            continue  # the further trades: the lower bound alone
         try:
             if world.seat_counting(b).knows(atom):
                 return True
@@ -306,6 +403,8 @@ def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool)
     world = traded(h, trades) if trades else None
     if world is None:
         return False
+    if knows and known_at_least(world, b, loc, x) >= 1:
+        return True
     try:
         kn = world.seat_counting(b)
     except GameError:  # a fact: counting does not take the history
