@@ -9,7 +9,9 @@ the total like a kind with linear bounds, and its own constraints become one
 table of its cells, instead of one axis per kind in a joint table (which
 passed ``max_table`` in BS-ZPY's won piles, cards forfeited unseen from one
 to another).  Where a bound is the largest (smallest) of several affine
-forms, Hall's condition holds for each choice of one; a constraint that
+forms (also one constraint's end, bent where a cell or form passes a
+threshold: ``n - 1 + [s == 0]``), Hall's condition holds for each choice of
+one; a constraint that
 also reads other kinds' cells away from the merge (``the card was not 3D,
 or P1 still holds a spade``) enters with those parts read like cells.
 Every answer must equal brute-force enumeration of every history
@@ -31,9 +33,10 @@ from games.cards import Deck
 from games.deal import DealKnowledge
 from games.deal import knowledge as knowledge_module
 from games.deal.forms import _Form, _interval_pred, _Pred
-from games.deal.knowledge import _local_bounds
+from games.deal.knowledge import _local_bounds, _pieces
 from tests.test_deal import _assert_counts_as, _dealt, _reference
 from tests.test_deal_exactness import _seeds_where
+from tests.test_deal_incremental import _OneAtATime
 
 
 def _won_piles_scenario(seed: int, max_table: int | None = None) -> tuple[Any, ...]:
@@ -142,6 +145,18 @@ def test_bounds_of_several_forms_answer_as_the_enumeration(seed):
     assert _check_won_piles(seed) > 0
 
 
+_BENT = _seeds_where(
+    "_pieces", lambda out: out is not None and len(out) > 1, _won_piles_scenario, 3, 300
+)
+
+
+@pytest.mark.parametrize("seed", _BENT)
+def test_bent_ends_answer_as_the_enumeration(seed):
+    # a constraint's end that is no affine form but the largest of several
+    assert len(_BENT) == 3
+    assert _check_won_piles(seed) > 0
+
+
 @pytest.mark.parametrize("seed", _LOCAL[:6])
 def test_local_kinds_answer_as_the_enumeration_with_small_tables(seed):
     _check_won_piles(seed, max_table=6)
@@ -159,6 +174,30 @@ def test_local_kinds_keep_seats_exact_where_the_joint_table_is_dropped(monkeypat
     monkeypatch.setattr(knowledge_module, "_local_bounds", lambda *args: None)
     without = sum(_check_won_piles(s, max_table=4) for s in _LOCAL[:6])
     assert with_local > without
+
+
+def test_dropping_at_once_equals_retrying_on_won_piles(monkeypatch):
+    # a merge that must drop constraints names several at once only while no kind
+    # would take its own bounds on a retry: the same knowledge as retrying each time
+    several = 0
+    real = knowledge_module._TooLargeMany
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, preds: list[_Pred]):
+            nonlocal several
+            several += len(preds) > 1
+            super().__init__(preds)
+
+    for seed in [*_LOCAL, *_BENT]:
+        got = []
+        for cls in (Counted, _OneAtATime):
+            monkeypatch.setattr(knowledge_module, "_TooLargeMany", cls)
+            state = _won_piles_scenario(seed, max_table=4)[-1]
+            got.append(
+                [(state.knowledge(a).signature(), state.knowledge(a).relaxations) for a in "xyz"]
+            )
+        assert got[0] == got[1], seed
+    assert several > 0
 
 
 def test_local_bounds_of_a_card_not_a_second_copy():
@@ -204,3 +243,46 @@ def test_bs_zpy_forfeits_keep_three_seats_exact():
     r = dx.replay("bs-zpy", 1)
     first = r["first_inexact"]
     assert all(first.get(a, [10**6])[0] > 80 for a in ("P0", "P1", "P2")), first
+
+
+def test_pieces_of_an_end_bent_by_a_threshold():
+    n, s = np.meshgrid(np.arange(3), np.arange(4), indexing="ij")
+    design = np.stack([np.ones(12, dtype=np.int64), n.ravel(), s.ravel()], axis=1)
+    y = n.ravel() - 1 + (s.ravel() == 0)  # n - 1, one more where s is 0
+    got = _pieces(design, y)
+    assert got is not None and len(got) == 2
+    assert (np.max([design @ ic for ic in got], axis=0) == y).all()
+    # an end that no threshold bends into affine pieces is refused
+    assert _pieces(design, (n.ravel() * s.ravel()) % 2) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    st.lists(st.lists(st.integers(-3, 3), min_size=4, max_size=4), min_size=1, max_size=3),
+    st.integers(0, 2**31),
+)
+def test_pieces_are_exactly_the_end(widths, funcs, seed):
+    # an end made the largest of random affine forms, some points left out (the
+    # infeasible cell values): the pieces found lie below it and reach it everywhere
+    grid = np.indices(widths).reshape(len(widths), -1).T
+    rng = np.random.default_rng(seed)
+    keep = rng.random(len(grid)) < 0.8
+    if not keep.any():
+        keep[0] = True
+    pts = grid[keep]
+    design = np.concatenate([np.ones((len(pts), 1), dtype=np.int64), pts], axis=1)
+    coef = np.asarray([f[: design.shape[1]] for f in funcs], dtype=np.int64)
+    y = (design @ coef.T).max(axis=1)
+    got = _pieces(design, y)
+    if len(funcs) == 1 and np.linalg.matrix_rank(design) == design.shape[1]:
+        assert got is not None and len(got) == 1  # an affine end is found
+    if got is not None:
+        assert all(ic.dtype.kind == "i" for ic in got)
+        assert (np.max([design @ ic for ic in got], axis=0) == y).all()
+    # the same with noise on one point: whatever is found must still be exact
+    y2 = y.copy()
+    y2[rng.integers(len(y2))] += 1
+    got2 = _pieces(design, y2)
+    if got2 is not None:
+        assert (np.max([design @ ic for ic in got2], axis=0) == y2).all()

@@ -673,6 +673,8 @@ class DealKnowledge:
         # constraints of one latent kind alone enter through that kind's bounds
         # (see ``_local_kinds``); the others are rewritten or joined below
         local = self._local_kinds(a, b, touched, latent, memo)
+        # (what a retry without a dropped constraint would see: see the drops below)
+        touched_all, latent_all_ks = touched, {x[0] for x in latent}
         if local:
             gone = {id(p) for x in local for p in x[3]}
             touched = [p for p in touched if id(p) not in gone]
@@ -752,6 +754,7 @@ class DealKnowledge:
             per_pred.append((p, eps_l[pos : pos + n_f], new_forms[pos : pos + n_f]))
             pos += n_f
         victims: list[_Pred] = []
+        own_ks: set[int] | None = None
         while True:
             live = [x for x in per_pred if all(x[0] is not v for v in victims)]
             dep_kinds = (
@@ -768,6 +771,13 @@ class DealKnowledge:
             if self._box_size(seen_forms) <= self.max_table:
                 break
             victims.append(max(seeing, key=lambda p: p.table.size))
+            # a kind whose split only its own constraints see now takes the other
+            # way on a retry (see ``_local_kinds``): the retry chooses what comes next
+            if own_ks is None:
+                own_ks = set(_own_constraints(a, b, touched_all, latent_all_ks))
+            rest_ps = [p for p in touched_all if all(p is not v for v in victims)]
+            if set(_own_constraints(a, b, rest_ps, latent_all_ks)) != own_ks:
+                break
         if victims:
             raise _TooLargeMany(victims)
         allowed_b = [k for k in range(K) if nhi_l[k] > 0]
@@ -868,7 +878,8 @@ class DealKnowledge:
             l_multi = []
         if upper_free:
             u_multi = []
-        picks = math.prod(len(x) for x in l_multi + u_multi)
+        # one constraint per choice of lower forms, one per choice of upper forms
+        picks = math.prod(len(x) for x in l_multi) + math.prod(len(x) for x in u_multi)
         if not dep and not s_tab and picks <= _LOCAL_PICKS:
             # the old constraints do not see the split: rewrite them; Hall's
             # condition on the total is two linear constraints
@@ -1009,40 +1020,11 @@ class DealKnowledge:
         latent_ks = {x[0] for x in latent}
         if not latent_ks or not touched:
             return []
-        # a constraint that sees the split of one latent kind only, and reads the
-        # other kinds' cells outside the two locations, is that kind's own
-        own: dict[int, list[_Pred]] = {}
-        seen: set[int] = set()  # kinds whose split one of those sees
-        shared: set[int] = set()  # kinds whose split a constraint of several kinds sees
-        for p in touched:
-            ks: set[int] = set()
-            at_ab: set[int] = set()
-            sees: set[int] = set()
-            for f in p.forms:
-                eps: dict[int, int] = {}
-                for k, ll, c in f.coef:
-                    ks.add(k)
-                    if ll == a:
-                        eps[k] = eps.get(k, 0) + c
-                        at_ab.add(k)
-                    elif ll == b:
-                        eps[k] = eps.get(k, 0) - c
-                        at_ab.add(k)
-                sees |= {k for k, e in eps.items() if e and k in latent_ks}
-            if len(ks) == 1 and ks <= latent_ks:
-                own.setdefault(next(iter(ks)), []).append(p)
-                seen |= sees
-            elif len(sees) == 1 and at_ab == sees:
-                own.setdefault(next(iter(sees)), []).append(p)
-                seen |= sees
-            else:
-                shared |= sees
+        own = _own_constraints(a, b, touched, latent_ks)
         out = []
         size_a = self._size[a]
         lo, hi, cp = self._lo, self._hi, self._copies
         for k, ps in own.items():
-            if k in shared or k not in seen:
-                continue
             key = ("local", k, tuple(id(p) for p in ps))
             got = memo.get(key)
             if got is None:
@@ -1747,7 +1729,8 @@ class DealKnowledge:
         return out
 
 
-#: Most choices of one bound form per kind a merge writes Hall's condition for.
+#: Most constraints (choices of one lower, or one upper, bound form per kind) a merge
+#: writes Hall's condition as.
 _LOCAL_PICKS = 64
 
 
@@ -1937,15 +1920,115 @@ class _Aux:
         return mn_all, mx_all
 
 
+def _own_constraints(
+    a: int, b: int, touched: Sequence[_Pred], latent_ks: set[int]
+) -> dict[int, list[_Pred]]:
+    """The latent kinds of a merge of ``a`` into ``b`` whose split only constraints of
+    their own see, with those constraints (see :meth:`DealKnowledge._local_kinds`).
+
+    A constraint is kind ``k``'s own when it reads ``k``'s cells alone, or
+    when ``k`` is the one latent kind whose split it sees and the only kind
+    whose cells in ``a`` or ``b`` it reads.
+
+    Examples
+    --------
+    >>> from games.deal.forms import _Form, _interval_pred
+    >>> mine = _interval_pred(_Form(((0, 0, 1), (0, 2, 1))), 0, 1)    # kind 0 alone
+    >>> both = _interval_pred(_Form(((1, 0, 1), (2, 0, 1))), 0, 1)    # kinds 1 and 2
+    >>> sorted(_own_constraints(0, 1, [mine, both], {0, 1, 2}))
+    [0]
+    """
+    own: dict[int, list[_Pred]] = {}
+    seen: set[int] = set()  # kinds whose split one of those sees
+    shared: set[int] = set()  # kinds whose split a constraint of several kinds sees
+    for p in touched:
+        ks: set[int] = set()
+        at_ab: set[int] = set()
+        sees: set[int] = set()
+        for f in p.forms:
+            eps: dict[int, int] = {}
+            for k, ll, c in f.coef:
+                ks.add(k)
+                if ll == a:
+                    eps[k] = eps.get(k, 0) + c
+                    at_ab.add(k)
+                elif ll == b:
+                    eps[k] = eps.get(k, 0) - c
+                    at_ab.add(k)
+            sees |= {k for k, e in eps.items() if e and k in latent_ks}
+        if len(ks) == 1 and ks <= latent_ks:
+            own.setdefault(next(iter(ks)), []).append(p)
+            seen |= sees
+        elif len(sees) == 1 and at_ab == sees:
+            own.setdefault(next(iter(sees)), []).append(p)
+            seen |= sees
+        else:
+            shared |= sees
+    return {k: ps for k, ps in own.items() if k in seen and k not in shared}
+
+
 #: Largest number of cell values of one kind that :func:`_local_bounds` tries.
 _LOCAL_CELLS = 4096
 
 
 def _affine(design: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """Integer coefficients ``c`` with ``design @ c == y`` exactly, or None."""
-    coef = np.linalg.lstsq(design.astype(float), y.astype(float), rcond=None)[0]
-    ic = np.rint(coef).astype(np.int64)
+    """Integer coefficients ``c`` with ``design @ c == y`` exactly, or None.
+
+    Variables (columns after the first, the constant 1) that take one value
+    at every point get coefficient 0 (a least-squares fit would share the
+    constant with them, in fractions).
+
+    Examples
+    --------
+    >>> design = np.array([[1, 1, 0], [1, 1, 1]])   # the first variable is 1 throughout
+    >>> _affine(design, np.array([1, 1])).tolist()
+    [1, 0, 0]
+    """
+    vary = np.ones(design.shape[1], dtype=bool)
+    vary[1:] = (design[:, 1:] != design[:1, 1:]).any(axis=0)
+    coef = np.linalg.lstsq(design[:, vary].astype(float), y.astype(float), rcond=None)[0]
+    ic = np.zeros(design.shape[1], dtype=np.int64)
+    ic[vary] = np.rint(coef).astype(np.int64)
     return ic if (design @ ic == y).all() else None
+
+
+def _pieces(design: np.ndarray, y: np.ndarray) -> list[np.ndarray] | None:
+    """Affine functions (integer coefficients, rows of ``design`` the points with a
+    leading 1) whose largest value is ``y`` at every point, or None if none found.
+
+    One function if ``y`` is affine; else the functions that fit ``y`` where
+    one variable is at most (or at least) some value and lie below ``y``
+    everywhere (an end that a threshold of a cell or form bends, ``n - 1 +
+    [s == 0]`` is the larger of ``n - 1`` and ``n - s``), if together they
+    reach ``y`` at every point.
+
+    Examples
+    --------
+    >>> n, s = np.meshgrid(np.arange(3), np.arange(4), indexing="ij")
+    >>> design = np.stack([np.ones(12, int), n.ravel(), s.ravel()], axis=1)
+    >>> y = n.ravel() - 1 + (s.ravel() == 0)
+    >>> [ic.tolist() for ic in _pieces(design, y)]
+    [[0, 1, -1], [-1, 1, 0]]
+    """
+    ic = _affine(design, y)
+    if ic is not None:
+        return [ic]
+    found: list[np.ndarray] = []
+    reached = np.zeros(len(y), dtype=bool)
+    for v in range(1, design.shape[1]):
+        col = design[:, v]
+        for t in np.unique(col).tolist():
+            for part in (col <= t, col >= t):
+                if part.all() or part.sum() < 2:
+                    continue
+                ic = _affine(design[part], y[part])
+                if ic is None:
+                    continue
+                vals = design @ ic
+                if (vals <= y).all() and not any((ic == f).all() for f in found):
+                    found.append(ic)
+                    reached |= vals == y
+    return found if reached.all() else None
 
 
 def _local_bounds(
@@ -2051,11 +2134,11 @@ def _local_bounds(
         last = len(xs) - 1 - np.argmax(okf[:, ::-1], axis=1)
         if not (okf.sum(axis=1) == last - first + 1).all():
             return None  # a gap: not an interval
-        for y, out in ((xs[first], lows), (xs[last], ups)):
-            ic = _affine(design, y)
-            if ic is None:
+        for y, out, sign in ((xs[first], lows, 1), (xs[last], ups, -1)):
+            got = _pieces(design, sign * y)
+            if got is None:
                 return None
-            out.append((y, ic))
+            out.extend((design @ (sign * ic), sign * ic) for ic in got)
     low_v = np.max([y for y, _ in lows], axis=0)
     up_v = np.min([y for y, _ in ups], axis=0)
 
