@@ -1234,7 +1234,9 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     After the last step that brought cards into ``L`` (or showed ``agent`` its cards,
     or was a count or fact), ``L`` held at most ``M`` copies of ``C`` that ``agent`` may
     have seen, a public event showed or a count covered, in every world of ``within``
-    (:func:`_copies_marked`, followed as ``within`` saw them).  Since then ``L`` put down,
+    (:func:`_copies_marked`, followed as ``within`` saw them, and no more than the
+    copies left when those ``within`` was dealt and followed unseen by ``agent`` are
+    taken away, :func:`_clean_copies`).  Since then ``L`` put down,
     in moves ``agent`` did not see, cards of which at least ``N`` were never seen by
     ``agent`` again nor came back to ``L`` (:func:`_put_down_hidden`).  When ``N >= M``,
     in every such world each marked copy still at ``L`` has a partner of its own among
@@ -1295,10 +1297,56 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         for i in range(t0 + 1, len(steps))
         if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
     )
-    if not hidden or hidden < _copies_marked(h, agent, x, within, loc, upto=t0 + 1)[0]:
+    if not hidden:
+        return False
+    most = _copies_marked(h, agent, x, within, loc, upto=t0 + 1)[0]
+    if hidden < most:  # the copies agent cannot have seen, of all of them, may bound it
+        most = min(most, h.deck.copies[x] - _clean_copies(h, agent, x, within, upto=t0 + 1))
+    if hidden < most:
         return False
     mk = _marks(h, agent, x)
     return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
+
+
+def _clean_copies(h: CardHistory, agent: str, x: int, within: str, *, upto: int) -> int:
+    """At least how many copies of kind ``x``, after the first ``upto`` steps, ``agent``
+    never saw, no public event showed and no count or fact about ``x`` covered, in
+    every world seat ``within`` considers possible: the copies ``within`` was dealt
+    (when ``agent`` does not see its locations), followed as one group through every
+    place they may have gone (a move ``within`` saw takes the copies it saw, one it
+    did not see any of them), less the most that an event ``agent`` saw (or a public
+    one, or such a count or fact) at one of those places may have shown."""
+    mine = set(h.owns.get(agent, ()))
+    theirs = set(h.owns.get(within, ()))
+    public = set(h.public_locations())
+    places = theirs - mine - public
+    clean = sum(h.initial[m].count(x) for m in places)
+    places = {m for m in places if x in h.initial[m]}
+    size = {m: len(h.initial[m]) for m in h.locations}
+    for st in h.steps[:upto]:
+        if not clean:
+            return 0
+        saw = st.audience is None or within in st.audience
+        if st.kind in ("move", "all"):
+            n = len(st.kinds) if st.kind == "move" else size[st.src]
+            if st.src in places:
+                moved = (st.kinds if st.kind == "move" else st.content).count(x) if saw else n
+                if moved and _sees(st, agent, mine):
+                    clean -= min(clean, moved)
+                elif moved:
+                    places.add(st.dst)
+                if st.kind == "all":
+                    places.discard(st.src)
+            size[st.src] -= n
+            size[st.dst] += n
+        elif st.kind in ("reveal", "show") and st.src in places and _sees(st, agent, mine):
+            shown = st.content if st.kind == "reveal" else st.kinds
+            clean -= min(clean, shown.count(x) if saw else len(shown))
+        elif st.kind in ("count", "fact"):
+            ks, locs = _constrained(h, st)
+            if x in ks and locs & places:
+                return 0
+    return clean
 
 
 def _swap_class(h: CardHistory, x: int) -> set[int]:
