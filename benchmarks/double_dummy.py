@@ -11,6 +11,8 @@ bounds -- solves 5-card positions for the speed-up ratio.
     python benchmarks/double_dummy.py [--positions 100] [--seed 1]
     python benchmarks/double_dummy.py --target [--positions 500] [--seed 1] [--baseline REV|DIR]
                                       [--rerun 20] [--repeat 4]
+    python benchmarks/double_dummy.py --target --only I,J,... [--seed 1] [--baseline REV|DIR]
+                                      [--repeat 4]
     python benchmarks/double_dummy.py --ablation [--positions 60] [--seed 7] [--baseline REV|DIR]
 
 ``--target`` times the most tricks of one seat (a fresh solver each) on random
@@ -23,6 +25,10 @@ both give the same answers.  The table gives the CPU figures of the single run, 
 longest wall time, and the worst case judged against the goal: each solver's
 ``--rerun`` slowest positions solved ``--repeat`` times more, the least CPU time of
 each kept (a single run on a loaded machine overstates the slowest positions).
+
+``--target --only I,J`` times the positions ``I``, ``J``, ... of that sequence alone
+(indices from 0): the least CPU time of ``--repeat`` fresh solves of each, and the
+search calls of one, for this solver and the ``--baseline`` revision.
 
 ``--ablation`` measures what each technique of the solver buys: it loads
 copies of ``games/boerenbridge/double_dummy.py`` with one technique switched
@@ -236,14 +242,13 @@ def target(
         variants = [("this solver", solver)]
         if baseline is not None:
             variants.append((f"baseline {baseline}", load_revision(baseline, Path(tmp))))
-        rng = random.Random(seed)
         times: dict[str, list[float]] = {name: [] for name, _ in variants}
         walls: dict[str, list[float]] = {name: [] for name, _ in variants}
         cases: list[tuple[Position, int, int]] = []
         try:
-            for i in tqdm(range(positions), desc="positions"):
-                pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
-                side = rng.randrange(4)
+            for i, (pos, side) in enumerate(
+                tqdm(target_positions(positions, seed), desc="positions")
+            ):
                 answers = set()
                 for name, mod in variants:
                     answer, t, w = solve_once(mod, pos, side)
@@ -306,6 +311,62 @@ def target(
             rows,
         )
     )
+
+
+def target_positions(positions: int, seed: int) -> list[tuple[Position, int]]:
+    """The first ``positions`` random positions of ``--target`` for ``seed`` (the
+    position and the seat whose most tricks are asked), in the order it solves them."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(positions):
+        pos = random_position(rng, 8, (0, 1, 2, 3, None)[i % 5])
+        out.append((pos, rng.randrange(4)))
+    return out
+
+
+def only(indices: list[int], seed: int, baseline: str | None, repeat: int) -> None:
+    """The positions ``indices`` of ``--target`` (seed ``seed``) alone: the least CPU
+    time of ``repeat`` fresh solves and the search calls of one, for this solver and
+    the ``baseline`` revision, checking that both give the same answer."""
+    import games.boerenbridge.double_dummy as solver
+
+    with tempfile.TemporaryDirectory() as tmp:
+        variants = [("this solver", solver)]
+        if baseline is not None:
+            variants.append((f"baseline {baseline}", load_revision(baseline, Path(tmp))))
+        counted = [
+            load_module(
+                "this_solver_counted", counting(Path(solver.__file__).read_text()), Path(tmp)
+            )
+        ]
+        if baseline is not None:
+            counted.append(load_revision(baseline, Path(tmp), count=True))
+        cases = target_positions(max(indices) + 1, seed)
+        rows = []
+        for i in indices:
+            pos, side = cases[i]
+            row: list[object] = [i, "no trump" if pos.trump is None else "CDHS"[pos.trump]]
+            answers = set()
+            for (_, mod), cmod in zip(variants, counted, strict=True):
+                p = cmod.Position(pos.hands, pos.trump, pos.leader)
+                cmod._NODES[0] = 0
+                answers.add(cmod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
+                calls = cmod._NODES[0]
+                best = float("inf")
+                for _ in range(repeat):
+                    got, t, _ = solve_once(mod, pos, side)
+                    answers.add(got)
+                    best = min(best, t)
+                row += [f"{1000 * best:.1f}", calls]
+            if len(answers) != 1:
+                raise AssertionError(f"solvers disagree on position {i}: {answers}")
+            rows.append([*row, answers.pop()])
+    heads = ["position", "trump"]
+    for name, _ in variants:
+        heads += [f"{name}: ms", "calls"]
+    print(f"8-card positions of --target (seed {seed}), most tricks of one seat: the least CPU ms")
+    print(f"of {repeat} fresh solves and the search calls of one")
+    print(table([*heads, "answer"], rows))
 
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
@@ -490,6 +551,12 @@ def main() -> None:
         "--repeat", type=int, default=4, help="--target: fresh solves of each re-run position"
     )
     ap.add_argument(
+        "--only",
+        metavar="I,J,...",
+        help="--target: time only these positions (indices into its sequence), each the "
+        "least of --repeat solves, with its search calls",
+    )
+    ap.add_argument(
         "--baseline",
         metavar="REV|DIR",
         help="also time the solver of this git revision, or of this source tree (a checkout "
@@ -498,6 +565,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.ablation:
         ablation(args.positions, args.seed, args.baseline)
+        return
+    if args.target and args.only:
+        indices = [int(x) for x in args.only.split(",")]
+        only(indices, args.seed, args.baseline, args.repeat)
         return
     if args.target:
         target(args.positions, args.seed, args.baseline, args.rerun, args.repeat)
