@@ -286,3 +286,36 @@ def test_pieces_are_exactly_the_end(widths, funcs, seed):
     got2 = _pieces(design, y2)
     if got2 is not None:
         assert (np.max([design @ ic for ic in got2], axis=0) == y2).all()
+
+
+def test_local_bounds_where_the_cell_values_lie_on_a_line():
+    # kind 0 in W0 (0), W4 (1) and the card put down (2), which joins W4: W4 held
+    # one or two, W0 and the card together the rest of two copies (W4 - 1 and
+    # W0 + card are 0 and 1 or 1 and 0).  The possible cell values after the
+    # merge lie on a line (W0 + W4 = 2), where least squares shares the
+    # coefficients in fractions; the ends are still affine
+    p = _Pred(
+        (_Form(((0, 1, 1),), -1), _Form(((0, 0, 1), (0, 2, 1)))),
+        (0, 0),
+        np.array([[False, True], [True, False]]),
+    )
+    got = _local_bounds(0, [p], 2, 1, 1, (0, 1, 1, 2), [0, 1, 0], [1, 2, 1], 2)
+    assert got is not None
+    low, up, _, _, table = got
+    for w4 in (1, 2):
+        for w0 in (0, 1):
+            splits = [
+                x
+                for x in (0, 1)
+                if 1 <= w4 - x <= 2 and p.accept(np.array([[w4 - x - 1, w0 + x]]))[0]
+            ]
+            cells = {(0, 1): w4, (0, 0): w0}
+
+            def value(f: _Form, cells: dict[tuple[int, int], int] = cells) -> int:
+                return f.offset + sum(c * cells[(k, ll)] for k, ll, c in f.coef)
+
+            ok = table is None or table.accept(np.array([[w4, w0]]))[0]
+            assert ok == bool(splits), (w4, w0)
+            if splits:
+                assert max(value(f) for f in low) == min(splits), (w4, w0)
+                assert min(value(f) for f in up) == max(splits), (w4, w0)

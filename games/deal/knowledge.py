@@ -754,7 +754,8 @@ class DealKnowledge:
             per_pred.append((p, eps_l[pos : pos + n_f], new_forms[pos : pos + n_f]))
             pos += n_f
         victims: list[_Pred] = []
-        own_ks: set[int] | None = None
+        sights: list[tuple[_Pred, tuple[int | None, frozenset[int]]]] | None = None
+        own_ks: set[int] = set()
         while True:
             live = [x for x in per_pred if all(x[0] is not v for v in victims)]
             dep_kinds = (
@@ -773,10 +774,11 @@ class DealKnowledge:
             victims.append(max(seeing, key=lambda p: p.table.size))
             # a kind whose split only its own constraints see now takes the other
             # way on a retry (see ``_local_kinds``): the retry chooses what comes next
-            if own_ks is None:
-                own_ks = set(_own_constraints(a, b, touched_all, latent_all_ks))
-            rest_ps = [p for p in touched_all if all(p is not v for v in victims)]
-            if set(_own_constraints(a, b, rest_ps, latent_all_ks)) != own_ks:
+            if sights is None:
+                sights = [(p, _sight(p, a, b, latent_all_ks)) for p in touched_all]
+                own_ks = set(_own_of(sights))
+            gone_ids = {id(v) for v in victims}
+            if set(_own_of([x for x in sights if id(x[0]) not in gone_ids])) != own_ks:
                 break
         if victims:
             raise _TooLargeMany(victims)
@@ -1938,32 +1940,47 @@ def _own_constraints(
     >>> sorted(_own_constraints(0, 1, [mine, both], {0, 1, 2}))
     [0]
     """
+    return _own_of([(p, _sight(p, a, b, latent_ks)) for p in touched])
+
+
+def _sight(p: _Pred, a: int, b: int, latent_ks: set[int]) -> tuple[int | None, frozenset[int]]:
+    """``(k, sees)``: the kind whose own constraint ``p`` is in a merge of ``a`` into
+    ``b`` (None if none, see :func:`_own_constraints`) and the latent kinds whose
+    split ``p`` sees."""
+    ks: set[int] = set()
+    at_ab: set[int] = set()
+    sees: set[int] = set()
+    for f in p.forms:
+        eps: dict[int, int] = {}
+        for k, ll, c in f.coef:
+            ks.add(k)
+            if ll == a:
+                eps[k] = eps.get(k, 0) + c
+                at_ab.add(k)
+            elif ll == b:
+                eps[k] = eps.get(k, 0) - c
+                at_ab.add(k)
+        sees |= {k for k, e in eps.items() if e and k in latent_ks}
+    if len(ks) == 1 and ks <= latent_ks:
+        return next(iter(ks)), frozenset(sees)
+    if len(sees) == 1 and at_ab == sees:
+        return next(iter(sees)), frozenset(sees)
+    return None, frozenset(sees)
+
+
+def _own_of(
+    sights: Sequence[tuple[_Pred, tuple[int | None, frozenset[int]]]],
+) -> dict[int, list[_Pred]]:
+    """:func:`_own_constraints` from the constraints' :func:`_sight`."""
     own: dict[int, list[_Pred]] = {}
     seen: set[int] = set()  # kinds whose split one of those sees
     shared: set[int] = set()  # kinds whose split a constraint of several kinds sees
-    for p in touched:
-        ks: set[int] = set()
-        at_ab: set[int] = set()
-        sees: set[int] = set()
-        for f in p.forms:
-            eps: dict[int, int] = {}
-            for k, ll, c in f.coef:
-                ks.add(k)
-                if ll == a:
-                    eps[k] = eps.get(k, 0) + c
-                    at_ab.add(k)
-                elif ll == b:
-                    eps[k] = eps.get(k, 0) - c
-                    at_ab.add(k)
-            sees |= {k for k, e in eps.items() if e and k in latent_ks}
-        if len(ks) == 1 and ks <= latent_ks:
-            own.setdefault(next(iter(ks)), []).append(p)
-            seen |= sees
-        elif len(sees) == 1 and at_ab == sees:
-            own.setdefault(next(iter(sees)), []).append(p)
-            seen |= sees
-        else:
+    for p, (k, sees) in sights:
+        if k is None:
             shared |= sees
+        else:
+            own.setdefault(k, []).append(p)
+            seen |= sees
     return {k: ps for k, ps in own.items() if k in seen and k not in shared}
 
 
@@ -1971,24 +1988,51 @@ def _own_constraints(
 _LOCAL_CELLS = 4096
 
 
-def _affine(design: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+def _affine(design: np.ndarray, y: np.ndarray, basis: bool = True) -> np.ndarray | None:
     """Integer coefficients ``c`` with ``design @ c == y`` exactly, or None.
 
-    Variables (columns after the first, the constant 1) that take one value
-    at every point get coefficient 0 (a least-squares fit would share the
-    constant with them, in fractions).
+    The first column is the constant 1, the others are variables.  A
+    variable with one value at every point gets coefficient 0.  Where the
+    points lie on a line (or plane) of their variables, least squares
+    shares the coefficients among them in fractions; with ``basis`` the fit
+    is then made again on a basis of the columns, the earlier ones first
+    (or the later variables first), the others at 0.
 
     Examples
     --------
     >>> design = np.array([[1, 1, 0], [1, 1, 1]])   # the first variable is 1 throughout
     >>> _affine(design, np.array([1, 1])).tolist()
     [1, 0, 0]
+    >>> design = np.array([[1, 1, 1], [1, 2, 0]])   # the variables add up to 2
+    >>> _affine(design, np.array([0, 1])).tolist()
+    [-1, 1, 0]
     """
     vary = np.ones(design.shape[1], dtype=bool)
     vary[1:] = (design[:, 1:] != design[:1, 1:]).any(axis=0)
-    coef = np.linalg.lstsq(design[:, vary].astype(float), y.astype(float), rcond=None)[0]
+    cols = np.flatnonzero(vary).tolist()
+    ic = _fit(design, y, cols)
+    if ic is not None or not basis or len(design) <= 1:
+        return ic
+    gram = (design.T @ design).astype(float)  # the ranks of the columns, from a small matrix
+    if np.linalg.matrix_rank(gram[np.ix_(cols, cols)]) == len(cols):
+        return None  # the fit was unique
+    for order in (cols[1:], cols[:0:-1]):
+        keep = [0]
+        for j in order:
+            if np.linalg.matrix_rank(gram[np.ix_([*keep, j], [*keep, j])]) > len(keep):
+                keep.append(j)
+        ic = _fit(design, y, sorted(keep))
+        if ic is not None:
+            return ic
+    return None
+
+
+def _fit(design: np.ndarray, y: np.ndarray, cols: list[int]) -> np.ndarray | None:
+    """Least-squares coefficients of ``y`` on the columns ``cols`` of ``design`` (the
+    others 0), if rounding them fits exactly."""
+    coef = np.linalg.lstsq(design[:, cols].astype(float), y.astype(float), rcond=None)[0]
     ic = np.zeros(design.shape[1], dtype=np.int64)
-    ic[vary] = np.rint(coef).astype(np.int64)
+    ic[cols] = np.rint(coef).astype(np.int64)
     return ic if (design @ ic == y).all() else None
 
 
@@ -2021,7 +2065,7 @@ def _pieces(design: np.ndarray, y: np.ndarray) -> list[np.ndarray] | None:
             for part in (col <= t, col >= t):
                 if part.all() or part.sum() < 2:
                     continue
-                ic = _affine(design[part], y[part])
+                ic = _affine(design[part], y[part], basis=False)
                 if ic is None:
                     continue
                 vals = design @ ic
