@@ -399,7 +399,7 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
                                                 "    skip_below = [0] * 2048\n")]),
     ("no exact-position table", [("        known = seen.get(key)\n", "        known = None\n")]),
     ("no lead table", [("            bucket = lead_tt.get(bkey)\n", "            bucket = None\n")]),
-    ("no partition search", [("        return (relm << width) | m * spread, (j0, j1, j2, j3)\n",
+    ("no partition search", [("        return high << (2 * width) | low, (j0, j1, j2, j3)\n",
                               "        return (1 << (32 * n)) - 1, (8, 8, 8, 8)\n"),
                              ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
     ("no trump game", [("            if has_trump and (allc ^ hands[side_seat]) & tmask:\n",

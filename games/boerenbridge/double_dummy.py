@@ -874,45 +874,42 @@ def _make_search(
         return full, lens
 
     def describe_4(hands: list[int], allc: int, leader: int) -> tuple[int, int]:
-        """:func:`describe_any` written out for four hands (the common case)."""
+        """:func:`describe_any` written out for four hands (the common case), each suit's
+        32 bits and each pair of seats' lengths put together before the long shifts."""
         h0, h1, h2, h3 = hands
         r = (allc & 0xFF) << 8
-        full = (
+        w0 = (
             pext[r | (h0 & 0xFF)] << 24
             | pext[r | (h1 & 0xFF)] << 16
             | pext[r | (h2 & 0xFF)] << 8
             | pext[r | (h3 & 0xFF)]
         )
-        r = (allc >> 8 & 0xFF) << 8
-        full = (
-            full << 32
-            | pext[r | (h0 >> 8 & 0xFF)] << 24
+        r = allc & 0xFF00
+        w1 = (
+            pext[r | (h0 >> 8 & 0xFF)] << 24
             | pext[r | (h1 >> 8 & 0xFF)] << 16
             | pext[r | (h2 >> 8 & 0xFF)] << 8
             | pext[r | (h3 >> 8 & 0xFF)]
         )
-        r = (allc >> 16 & 0xFF) << 8
-        full = (
-            full << 32
-            | pext[r | (h0 >> 16 & 0xFF)] << 24
+        r = allc >> 8 & 0xFF00
+        w2 = (
+            pext[r | (h0 >> 16 & 0xFF)] << 24
             | pext[r | (h1 >> 16 & 0xFF)] << 16
             | pext[r | (h2 >> 16 & 0xFF)] << 8
             | pext[r | (h3 >> 16 & 0xFF)]
         )
-        r = (allc >> 24) << 8
-        full = (
-            full << 32
-            | pext[r | (h0 >> 24)] << 24
+        r = allc >> 16 & 0xFF00
+        w3 = (
+            pext[r | (h0 >> 24)] << 24
             | pext[r | (h1 >> 24)] << 16
             | pext[r | (h2 >> 24)] << 8
             | pext[r | (h3 >> 24)]
         )
-        lens = seat_lens[h0 & 0xFFFF] | seat_lens[h0 >> 16] << 8
-        lens = lens << 16 | seat_lens[h1 & 0xFFFF] | seat_lens[h1 >> 16] << 8
-        lens = lens << 16 | seat_lens[h2 & 0xFFFF] | seat_lens[h2 >> 16] << 8
-        lens = lens << 16 | seat_lens[h3 & 0xFFFF] | seat_lens[h3 >> 16] << 8
-        lens = lens << 3 | leader
-        return full, lens
+        a = (seat_lens[h0 & 0xFFFF] | seat_lens[h0 >> 16] << 8) << 16
+        a |= seat_lens[h1 & 0xFFFF] | seat_lens[h1 >> 16] << 8
+        b = (seat_lens[h2 & 0xFFFF] | seat_lens[h2 >> 16] << 8) << 16
+        b |= seat_lens[h3 & 0xFFFF] | seat_lens[h3 >> 16] << 8
+        return (w0 << 32 | w1) << 64 | (w2 << 32 | w3), (a << 32 | b) << 3 | leader
 
     describe = describe_4 if n == 4 else describe_any
 
@@ -1608,17 +1605,17 @@ def _make_search(
         the lowest relevant card of each suit, for every seat) and the number of
         those cards in each suit."""
         rs = allc & 0xFF
-        j0, m = rel_top[rs << 8 | (rel & rs)]
-        relm = m * spread
+        j0, m0 = rel_top[rs << 8 | (rel & rs)]
         rs = (allc >> 8) & 0xFF
-        j1, m = rel_top[rs << 8 | ((rel >> 8) & rs)]
-        relm = (relm << width) | m * spread
+        j1, m1 = rel_top[rs << 8 | ((rel >> 8) & rs)]
         rs = (allc >> 16) & 0xFF
-        j2, m = rel_top[rs << 8 | ((rel >> 16) & rs)]
-        relm = (relm << width) | m * spread
+        j2, m2 = rel_top[rs << 8 | ((rel >> 16) & rs)]
         rs = allc >> 24
-        j3, m = rel_top[rs << 8 | ((rel >> 24) & rs)]
-        return (relm << width) | m * spread, (j0, j1, j2, j3)
+        j3, m3 = rel_top[rs << 8 | ((rel >> 24) & rs)]
+        # each suit's field first, then the long shifts (fewer operations on long ints)
+        high = (m0 * spread) << width | m1 * spread
+        low = (m2 * spread) << width | m3 * spread
+        return high << (2 * width) | low, (j0, j1, j2, j3)
 
     def top_rel(allc: int, jt: tuple[int, ...]) -> int:
         """The relevant cards of a table entry: the top ``jt[i]`` cards of suit ``i``."""
