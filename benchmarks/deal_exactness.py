@@ -111,6 +111,42 @@ substituted where the old way kept bounds as lines; the retry the old way
 starts from other constraints), and a merge that must drop constraints
 tries twice, so its worst event costs more (395 ms: 336 attempts over five
 seats dropping one constraint each).
+
+Bounds of several pieces (same command; 72a8af0 from a ``git archive``,
+then 629e202, same session, machine loaded by other work; CPU ms per event,
+all five seats):
+
+==========  ===========  ==============  ==============  ============  ============
+game        (seat,play)  exact before    exact after     update med    update worst
+==========  ===========  ==============  ==============  ============  ============
+bs-zpy      3,450        78.1%           80.6%           2.36 -> 2.71  552 -> 483
+zpy5        1,670        100%            100%            0.50 -> 0.50  2.3 -> 2.5
+==========  ===========  ==============  ==============  ============  ============
+
+(mean per event 7.3 -> 8.1 ms.)  First inexact play per seed (0-3):
+-/47/-/158 -> -/81/-/158.  Seed 1's P3 and P4 are exact to play 81 (the
+merge of play 47 took three kinds with two or three lower and upper forms
+each to the joint table: Hall's condition was counted as the product of
+the choices, 324 > ``_LOCAL_PICKS``, where it is one constraint per choice
+of lower forms plus one per choice of upper forms, 18 + 18); seed 3's P4
+is exact to the end (the possible cell values of a kind lay on a line,
+``W0 + W4 = 2``, where least squares gave fractional coefficients and the
+end was taken for not affine).  An end may also be the largest (smallest)
+of affine pieces of one constraint (``_pieces``, ``n - 1 + [s == 0]``);
+no bs-zpy seat of these seeds stays exact longer for that alone.
+
+What still drops constraints (``--diagnose``): seed 1, plays 81-84 (the
+forfeits of W1's cards to W3, and the trick P2 wins): 15-20 kinds whose
+split only their own constraints see, each with two lower and two upper
+forms (the card was not a second copy of a kind W3 may hold once:
+``max(0, W3 - 1)``; it came from W0 and W1, which held at most one of the
+kind: ``min(W3, 1 - W0 - W1)``).  Hall's condition as linear constraints
+needs 2^15 and more choices; what is needed is the sum over the kinds of a
+function of each kind's own cells (one value in the counting's state, a
+table per kind), which linear forms cannot state.  Seed 3, play 158 (a
+forfeit of W0's card to W4): a constraint of six kinds (a follow rule's
+disjunction) sees the split; its joint table needs 60,840 values, past
+``max_table`` (20,000).
 """
 
 from __future__ import annotations
