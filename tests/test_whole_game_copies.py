@@ -21,13 +21,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
-from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, explicit_model
 from games.epistemic.knowledge import dislodged, never_known, outplayed
-from games.epistemic.witness import known_at_least, witness_tracked
+from games.epistemic.witness import (
+    known_at_least,
+    witness_absent,
+    witness_rerouted,
+    witness_tracked,
+)
 from kripke import holds
-from kripke.formulas import Atom, Know
+from kripke.formulas import Atom, Know, Not
 from tests.test_epistemic import random_history
-from tests.test_whole_game_dislodged import bs_history, checked_claims
+from tests.test_whole_game_dislodged import bs_history, bs_plays, checked_claims
 from tests.test_whole_game_swaps import SEATS, dealt, kitty_history, shuffled
 from tests.test_whole_game_witness import tracked_claims
 
@@ -41,23 +46,7 @@ def koth_history(seed: int, plays: int = 6) -> CardHistory:
     names = [chr(ord("A") + i) for i in range(rng.randint(2, 4))]
     deck, cards = shuffled(rng, names, [rng.choice([2, 3, 4]) for _ in names], 8)
     h = CardHistory(deck, {**dealt(cards), "play": "", "pile": ""}, SEATS)
-    for t in range(plays):
-        seat = SEATS[t % 3]
-        cur = h.content()[seat]
-        if not cur:
-            continue
-        k = rng.randint(1, min(2, len(cur)))
-        h = h.then(Move(rng.sample(list(cur), k), seat, "play", seen_by=[seat]))
-        r = rng.random()
-        if r < 0.3:
-            taker = rng.choice(SEATS)
-            h = h.then(Reveal("play"), MoveAll("play", taker, seen_by=[taker]))
-        else:
-            h = h.then(MoveAll("play", "pile"))
-            if r > 0.6 and h.content()["pile"]:
-                taker = rng.choice(SEATS)
-                h = h.then(MoveAll("pile", taker, seen_by=[taker]))
-    return h
+    return bs_plays(h, rng, plays, pickup=0.6)
 
 
 def outplayed_claims(h: CardHistory) -> tuple[int, int]:
@@ -198,3 +187,63 @@ def test_full_size_koth_states_the_rules_left_open():
     assert gk.holds("K_P2 ~K_P3 has(P0, 0)") is False and gk.route == "counting"
     assert gk.holds("C_{P2,P3} has(P0, 0)") is False and gk.route == "counting"
     assert witness_tracked(h, "P2", "P3", Atom("has", ("P0", "0")))
+
+
+def rerouted_witnesses(h: CardHistory) -> tuple[int, int]:
+    """Every world :func:`witness_rerouted` finds on ``h`` (atoms ``has(L, C#k)`` for
+    every ``k``), checked in the explicit model: the seat then does not know the atom;
+    how many, and how many :func:`witness_absent` does not find."""
+    pm = None
+    n = beyond = 0
+    for b in h.agents:
+        for loc in h.locations:
+            for x, name in enumerate(h.deck.names):
+                for k in range(1, h.deck.copies[x] + 1):
+                    atom = Atom("has", (loc, name if k == 1 else f"{name}#{k}"))
+                    if witness_rerouted(h, b, atom):
+                        pm = pm or explicit_model(h)
+                        assert holds(pm, Not(Know(b, atom))), (b, atom.key)
+                        n += 1
+                        beyond += not witness_absent(h, b, atom)
+    return n, beyond
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), plays=st.integers(3, 7))
+def test_rerouted_witnesses_on_koth_and_bs_histories(seed, plays):
+    rerouted_witnesses(koth_history(seed, plays))
+    rerouted_witnesses(bs_history(seed, plays=plays))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_rerouted_witnesses_on_random_histories(seed, copies):
+    rerouted_witnesses(random_history(seed, copies=copies, events=6))
+
+
+def test_rerouted_witnesses_find_what_the_untouched_trades_do_not():
+    found = beyond = 0
+    for seed in (0, 1, 2, 3, 4, 5, 8, 9, 10, 11):
+        n, m = rerouted_witnesses(koth_history(seed, 6))
+        found, beyond = found + n, beyond + m
+    assert found >= 15 and beyond >= 5
+
+
+def test_known_answer_a_copy_seen_going_in_may_have_gone_down():
+    """x saw its A go to y; y put a card face down, which z took: x does not know y
+    still holds an A (its A may be the card z took), y does."""
+    h = CardHistory(
+        Deck(["A", "B", "C"], [2, 2, 2]),
+        {"x": "A B", "y": "B C", "z": "A C", "pile": ""},
+        SEATS,
+    )
+    h = h.then(
+        Move("A", "x", "y", seen_by=["x", "y"]),
+        Move("B", "y", "pile", seen_by=["y"]),
+        MoveAll("pile", "z", seen_by=["z"]),
+    )
+    pm = explicit_model(h)
+    assert holds(pm, "~K_x has(y, A) & K_y has(y, A)")
+    atom = Atom("has", ("y", "A"))
+    assert witness_rerouted(h, "x", atom) and not witness_rerouted(h, "y", atom)
+    assert not witness_absent(h, "x", atom)

@@ -38,6 +38,14 @@ def bs_history(seed: int, plays: int = 5) -> CardHistory:
     copies = [rng.choice([1, 2]) if seed % 2 else 1 for _ in names]
     deck, cards = shuffled(rng, names, copies, 9)
     h = CardHistory(deck, {**dealt(cards), "play": "", "pile": ""}, SEATS)
+    return bs_plays(h, rng, plays)
+
+
+def bs_plays(h: CardHistory, rng: random.Random, plays: int, pickup: float = 0.8) -> CardHistory:
+    """``h`` (the seats' hands, an empty ``play`` and ``pile``) after ``plays`` turns: a
+    seat puts one or two cards face down on ``play``, which is called (3 in 10: shown
+    to everybody and taken, seen, by a seat) or gathered into ``pile``, which a seat
+    then picks up (seeing it) when the turn's draw is above ``pickup``."""
     for t in range(plays):
         seat = SEATS[t % 3]
         cur = h.content()[seat]
@@ -51,7 +59,7 @@ def bs_history(seed: int, plays: int = 5) -> CardHistory:
             h = h.then(Reveal("play"), MoveAll("play", taker, seen_by=[taker]))
         else:
             h = h.then(MoveAll("play", "pile"))
-            if r > 0.8 and h.content()["pile"]:
+            if r > pickup and h.content()["pile"]:
                 taker = rng.choice(SEATS)
                 h = h.then(MoveAll("pile", taker, seen_by=[taker]))
     return h

@@ -59,6 +59,7 @@ __all__ = [
     "witness_absent",
     "known_at_least",
     "TRACKED_TRIES",
+    "witness_rerouted",
 ]
 
 
@@ -343,6 +344,19 @@ def witness_tracked(h: CardHistory, a: str, b: str, atom: Any, *, tries: int = 3
     return False
 
 
+def _copies_here(
+    h: CardHistory, b: str, atom: Any
+) -> tuple[tuple[str, int, int], list[_Card], list[int]] | None:
+    """The card atom's cell ``(L, C, k)``, the physical cards of ``h`` followed for seat
+    ``b`` (:func:`follow_cards`) and the numbers of the copies of ``C`` at ``L`` now;
+    ``None`` for an atom that is not about ``h``'s cards."""
+    cell = h.card_cell(atom)
+    if cell is None:
+        return None
+    cards = follow_cards(h, b, b)
+    return cell, cards, [i for i, c in enumerate(cards) if c.at == cell[0] and c.kind == cell[1]]
+
+
 def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
     """Whether a world ``b`` considers possible was found where the card atom ``atom``
     (``has(L, C#k)``) is false, so that ``b`` does not know it: every copy of ``C``
@@ -350,12 +364,10 @@ def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
     history (:func:`relabelled`), with a card of another kind elsewhere that ``b``
     never saw either, and the traded history still fits every event.  ``True`` is
     a proof; ``False`` means the one trade tried did not show it."""
-    cell = h.card_cell(atom)
-    if cell is None:
+    found = _copies_here(h, b, atom)
+    if found is None:
         return False
-    loc, x, j = cell
-    cards = follow_cards(h, b, b)
-    here = [i for i, c in enumerate(cards) if c.at == loc and c.kind == x]
+    (loc, x, j), cards, here = found
     if len(here) < j:
         return False  # false already at the true history: the caller's to see
     mine = [i for i in here if not cards[i].seen_b]
@@ -365,6 +377,120 @@ def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
         return False
     world = relabelled(h, list(zip(mine[:need], others[:need], strict=True)), b, b)
     return world is not None and not world._holds_now(atom)
+
+
+def witness_rerouted(h: CardHistory, b: str, atom: Any) -> bool:
+    """Whether a world seat ``b`` considers possible was found where the card atom
+    ``atom`` (``has(L, C#k)``) is false, so that ``b`` does not know it, by cards that
+    trade ways: a copy of ``C`` at ``L`` and a card of another kind that ``L`` put down
+    after the copy came in, at a move ``b`` did not see; from that move on each goes
+    the other's way (the copy is put down and goes wherever the card went, the card
+    stays at ``L``), for as many copies as must leave.  The traded history is checked
+    as any history is, and kept only when ``b`` observes exactly what it observes in
+    ``h`` (the explicit model's observations, every event) and fewer than ``k``
+    copies are left at ``L``: ``True`` is a proof, ``False`` means the trades tried
+    (the latest moves first, then the earliest) did not show it.
+
+    Unlike :func:`witness_absent` the copies may have been seen by ``b`` before the
+    move: the cards put down may since have been picked up and played on, as long as
+    ``b`` never sees them again.
+
+    Examples
+    --------
+    x saw its A go to y; y put a card down face down, which z picked up:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
+    ...                 {"x": "A B", "y": "B C", "z": "A C", "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "x", "y", seen_by=["x", "y"]),
+    ...            Move("B", "y", "pile", seen_by=["y"]), MoveAll("pile", "z", seen_by=["z"]))
+    >>> witness_rerouted(h, "x", Atom("has", ("y", "A")))     # y may have put the A down
+    True
+    >>> witness_rerouted(h, "y", Atom("has", ("y", "A")))     # y saw what it put down
+    False
+    """
+    found = _copies_here(h, b, atom)
+    if found is None:
+        return False
+    (loc, x, j), cards, here = found
+    need = len(here) - j + 1
+    if need <= 0:
+        return False  # false already: the caller's to see
+    carried: dict[int, list[int]] = {}
+    for i, c in enumerate(cards):
+        for t in c.moves:
+            carried.setdefault(t, []).append(i)
+    steps = h.steps
+    options = []
+    for i in here:
+        came = cards[i].moves[-1] if cards[i].moves else -1
+        options.append(
+            [
+                (t, p)
+                for t in range(came + 1, len(steps))
+                if steps[t].kind == "move" and steps[t].src == loc and not _sees_kinds(steps[t], b)
+                for p in carried.get(t, [])
+                if cards[p].kind != x
+            ]
+        )
+    truth = _observed(h, b)
+    for order in (reversed, list):
+        used: set[int] = set()
+        trades = []
+        for i, opts in zip(here, options, strict=True):
+            got = next(((t, p) for t, p in order(opts) if p not in used), None)
+            if got is not None:
+                used.add(got[1])
+                trades.append((i, *got))
+            if len(trades) == need:
+                break
+        if len(trades) < need:
+            return False
+        world = _ways_traded(h, cards, trades)
+        if world is not None and not world._holds_now(atom) and _observed(world, b) == truth:
+            return True
+    return False
+
+
+def _observed(h: CardHistory, b: str) -> tuple[Any, ...]:
+    """Everything seat ``b`` observes in ``h``, as the explicit model reads it (its
+    locations at the deal, then every event's token)."""
+    from games.epistemic.explicit import _true_history
+
+    return _true_history(h)[1][h.agents.index(b)]
+
+
+def _ways_traded(
+    h: CardHistory, cards: list[_Card], trades: list[tuple[int, int, int]]
+) -> CardHistory | None:
+    """``h`` where, for each ``(i, t, p)``, the physical cards ``i`` and ``p`` (numbered
+    as :func:`follow_cards` numbers them) trade kinds on every move from step ``t`` on
+    (``p`` was put down at ``t``, ``i`` stayed): the deal is the same.  ``None`` when
+    an event no longer fits."""
+    from games.epistemic.history import Move
+
+    moved = [list(e.cards) if isinstance(e, Move) else None for e in h.events]
+    for i, t, p in trades:
+        a, c = h.deck.name(cards[i].kind), h.deck.name(cards[p].kind)
+        for u in cards[p].moves:  # a whole place moved (MoveAll) names no cards
+            got = moved[u]
+            if u >= t and u not in cards[i].moves and got is not None:
+                got[got.index(c)] = a
+        for u in cards[i].moves:
+            got = moved[u]
+            if u > t and u not in cards[p].moves and got is not None:
+                got[got.index(a)] = c
+    events = [
+        replace(e, cards=tuple(m)) if m is not None and isinstance(e, Move) else e
+        for e, m in zip(h.events, moved, strict=True)
+    ]
+    initial = {m: [h.deck.name(k) for k in ks] for m, ks in h.initial.items()}
+    try:
+        return CardHistory(h.deck, initial, h.owns, events)
+    except GameError:
+        return None
 
 
 def witness_knowledge(h: CardHistory, a: str, b: str, atom: Any, *, knows: bool) -> bool:
