@@ -326,8 +326,9 @@ def target_positions(positions: int, seed: int) -> list[tuple[Position, int]]:
 
 def only(indices: list[int], seed: int, baseline: str | None, repeat: int) -> None:
     """The positions ``indices`` of ``--target`` (seed ``seed``) alone: the least CPU
-    time of ``repeat`` fresh solves and the search calls of one, for this solver and
-    the ``baseline`` revision, checking that both give the same answer."""
+    time of ``repeat`` fresh solves (the solvers in turn) and the search calls of one,
+    for this solver and the ``baseline`` revision, checking that both give the same
+    answer."""
     import games.boerenbridge.double_dummy as solver
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -347,17 +348,21 @@ def only(indices: list[int], seed: int, baseline: str | None, repeat: int) -> No
             pos, side = cases[i]
             row: list[object] = [i, "no trump" if pos.trump is None else "CDHS"[pos.trump]]
             answers = set()
-            for (_, mod), cmod in zip(variants, counted, strict=True):
+            calls = []
+            for cmod in counted:
                 p = cmod.Position(pos.hands, pos.trump, pos.leader)
                 cmod._NODES[0] = 0
                 answers.add(cmod.DoubleDummySolver(p.trump, 4, side).max_tricks(p))
-                calls = cmod._NODES[0]
-                best = float("inf")
-                for _ in range(repeat):
+                calls.append(cmod._NODES[0])
+            # the solvers in turn, so that a change of the machine's load touches both
+            best = [float("inf")] * len(variants)
+            for _ in range(repeat):
+                for k, (_, mod) in enumerate(variants):
                     got, t, _ = solve_once(mod, pos, side)
                     answers.add(got)
-                    best = min(best, t)
-                row += [f"{1000 * best:.1f}", calls]
+                    best[k] = min(best[k], t)
+            for t, k in zip(best, calls, strict=True):
+                row += [f"{1000 * t:.1f}", k]
             if len(answers) != 1:
                 raise AssertionError(f"solvers disagree on position {i}: {answers}")
             rows.append([*row, answers.pop()])
