@@ -115,20 +115,18 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   depending on how deep the caller's stack happened to be).
 
 Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed S
---baseline 256ebfd``, seeds 1-8, measured on a machine shared with other work, load
-1.2-1.5 on 2 cores): one seat's most tricks in a full 8-card, 4-hand position (32
-cards) take 4.2-4.7 ms of CPU on average (p99 23-32 ms), within the goal of a mean of
-at most 10 ms.  The hardest of the 500 positions (the least CPU time of 4 runs) takes
-44.4, 46.8, 35.5, 43.7, 65.1, 43.8, 42.4 and 43.0 ms on seeds 1-8: within the goal of
-at most 50 ms on every seed but seed 5.  The solver of revision 256ebfd (before the
-trump game, the guarded suits and the suit game) took 58.1, 48.6, 47.0, 97.3, 105.9,
-116.9, 108.8 and 51.0 ms in the same runs.  The suit game brought seed 7 position 20
-(the side's trick from side-suit aces against the others' trumps) from 57 to 6 ms and
-the side's discards from its longest suit seed 5 position 314 from 85 to 65 ms.  The
-hardest position left is that one: no trump, the side's one trick from its clubs,
-which the others cannot stop only because they lack the entries to lead the suits the
-side is void in; no bound here counts entries, and the search proves it trick by
-trick.
+--baseline 256ebfd``, seeds 1-8, on a machine shared with other work, load 4.5-5.1 on 2
+cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
+4.4-5.9 ms of CPU on average (256ebfd in the same runs: 5.2-7.2 ms), within the goal of
+a mean of at most 10 ms.  The hardest of the 500 positions (the least CPU time of 4
+runs) takes 37.9, 49.9, 35.5, 40.2, 50.9, 45.2, 41.5 and 48.8 ms on seeds 1-8 (256ebfd:
+64.2, 55.0, 45.9, 101.6, 104.0, 123.7, 120.6 and 76.0 ms): within the goal of at most
+50 ms on every seed but seed 5.  Its position 314 is the hardest left (52.7 ms against
+66.8 ms for the solver before the table of the bounds' answers and the lead order
+through the side, in turn on the same machine; 14,472 search calls against 15,917): no
+trump, the side's one trick from its clubs, which the others cannot stop only because
+they lack the entries to lead the suits the side is void in; no bound here counts
+entries, and the search proves it trick by trick.
 
 Examples
 --------
