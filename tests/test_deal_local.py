@@ -243,6 +243,9 @@ def test_bs_zpy_forfeits_keep_three_seats_exact():
     r = dx.replay("bs-zpy", 1)
     first = r["first_inexact"]
     assert all(first.get(a, [10**6])[0] > 80 for a in ("P0", "P1", "P2")), first
+    # P3 and P4 too: the merge of play 47 writes Hall's condition as 18 + 18
+    # constraints (one per choice of lower, then of upper forms), not their product
+    assert all(first.get(a, [10**6])[0] > 80 for a in ("P3", "P4")), first
 
 
 def test_pieces_of_an_end_bent_by_a_threshold():
