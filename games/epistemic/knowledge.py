@@ -1763,9 +1763,10 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
         return False
     try:
         if len(alike) == len(h.deck.copies) - 1:  # no count told the two places apart
-            dist = knowledge.count_distribution(
-                [h.deck.name(x)], [loc, *sorted(places)], exact=True
-            )
+            spots = [loc, *sorted(places)]
+            if hidden >= knowledge.count_range([h.deck.name(x)], spots)[1] - j + 1:
+                return True  # the bounds' most, no counting, is already enough
+            dist = knowledge.count_distribution([h.deck.name(x)], spots, exact=True)
             return hidden >= max(v for v, p in enumerate(dist) if p > 0) - j + 1
         size = h.sizes()
         if not alike or any(size[m] != n for m, n in places.items()):
