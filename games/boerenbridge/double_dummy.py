@@ -529,6 +529,8 @@ class DoubleDummySolver:
         self._trump_games: dict[int, int] = {}
         self._suit_games: dict[int, bool] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
+        self._moves: dict[int, tuple[int, ...]] = {}
+        self._discards: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._search = _make_search(
             trump,
             players,
@@ -540,6 +542,8 @@ class DoubleDummySolver:
             self._trump_games,
             self._suit_games,
             self._bounds,
+            self._moves,
+            self._discards,
         )
 
     # ------------------------------------------------------------ queries
@@ -586,6 +590,10 @@ class DoubleDummySolver:
                 self._suit_games.clear()
             if len(self._bounds) > self.max_entries:
                 self._bounds.clear()
+            if len(self._moves) > self.max_entries:
+                self._moves.clear()
+            if len(self._discards) > self.max_entries:
+                self._discards.clear()
         return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
@@ -672,6 +680,8 @@ class DoubleDummySolver:
         self._trump_games.clear()
         self._suit_games.clear()
         self._bounds.clear()
+        self._moves.clear()
+        self._discards.clear()
 
     def __del__(self) -> None:
         # the search functions refer to each other, so they (and the tables they
@@ -750,6 +760,8 @@ def _make_search(
     trump_games: dict[int, int],
     suit_games: dict[int, bool],
     bounds: dict[tuple[int, int, int], tuple[int, ...] | None],
+    moves: dict[int, tuple[int, ...]],
+    discard_orders: dict[int, tuple[tuple[int, ...], tuple[int, ...]]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -769,6 +781,11 @@ def _make_search(
     Seats in ``or_bits`` choose their cards to reach the goal (the side, or
     everybody in a cooperative search); the others choose against it.
     ``hands`` is mutated and restored.
+
+    ``moves`` keeps a hand's moves among the cards left, and ``discard_orders`` the
+    order of a seat's discards, which depends only on its hand, the cards left, the
+    card winning the trick and the goal's direction: a hand met again costs one
+    lookup.
     """
     pext = _PEXT
     run_low = _RUN_LOW
@@ -1660,11 +1677,7 @@ def _make_search(
         p = leader
         h = hands[p]
         chooser = or_bits >> p & 1
-        cards: list[int] = []
-        for i in (0, 1, 2, 3):
-            hs = (h >> (8 * i)) & 0xFF
-            if hs:
-                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
+        cards: Sequence[int] = moves.get(allc << 32 | h) or hand_moves(h, allc)
         if len(cards) > 1:
             if lo > 0 and not chooser:
                 # an opponent leads first what the side cannot win, the
@@ -1746,7 +1759,9 @@ def _make_search(
                 return r, crel
             acc |= crel
             skip |= skip_below[((crel >> s8) & 0xFF) << 3 | (c & 7)] << s8
-        return not chooser, run_rel(acc, h, allc, suit_shifts if len(cards) < h.bit_count() else ())
+        if not acc or len(cards) == h.bit_count():
+            return not chooser, acc
+        return not chooser, run_rel(acc, h, allc, suit_shifts)
 
     def middle(
         hands: list[int],
@@ -1851,7 +1866,7 @@ def _make_search(
                 return r, crel
             acc |= crel
             skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
-        return not chooser, run_rel(acc, h, allc, suits)
+        return not chooser, run_rel(acc, h, allc, suits) if acc and suits else acc
 
     def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
         """How many of the cards ``reps`` of the led suit (ascending) lose to the
@@ -1872,6 +1887,17 @@ def _make_search(
             return reps[k:] + reps[:k]
         return reps[:k][::-1] + reps[k:][::-1]
 
+    def hand_moves(h: int, allc: int) -> tuple[int, ...]:
+        """The moves of the hand ``h`` among the cards left ``allc``: the lowest card
+        of each run, suit by suit, ascending (kept in ``moves``)."""
+        cards: list[int] = []
+        for i in (0, 1, 2, 3):
+            hs = (h >> (8 * i)) & 0xFF
+            if hs:
+                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
+        got = moves[allc << 32 | h] = tuple(cards)
+        return got
+
     def discards(
         hands: list[int],
         leader: int,
@@ -1883,19 +1909,44 @@ def _make_search(
         allc: int,
         lo: int,
         mine: int,
-    ) -> list[int]:
+    ) -> Sequence[int]:
         """The cards of a seat that cannot follow suit, one per run, ordered."""
-        cards: list[int] = []
-        for i in (0, 1, 2, 3):
-            hs = (h >> (8 * i)) & 0xFF
-            if hs:
-                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
-        if len(cards) < 2:
-            return cards
-        wsuit = wcard >> 3
         win_mode = lo > 0
         good_team = mine if win_mode else 1 - mine
         good_now = (side_bits >> wseat & 1) == good_team
+        # the order depends on the hand, the cards left, the winning card and the goal
+        dkey = ((allc << 32 | h) << 5 | wcard) << 3 | mine << 2 | good_now << 1 | win_mode
+        got = discard_orders.get(dkey)
+        if got is None:
+            got = discard_orders[dkey] = discard_order(h, allc, wcard, win_mode, good_now, mine)
+        keyed, cards = got
+        if keyed and keyed[0] < 32 << 5 and pos < n - 1:
+            # a trump nobody still to play can overruff first
+            over = 0
+            for i in range(pos + 1, n):
+                hq = hands[seat_at[leader][i]]
+                if not (hq >> (8 * led)) & 0xFF:
+                    over |= hq
+            top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
+            for i, kk in enumerate(keyed):
+                if kk >= 32 << 5:
+                    break
+                if (kk & 31) > top_over:
+                    if i:
+                        return (cards[i], *cards[:i], *cards[i + 1 :])
+                    break
+        return cards
+
+    def discard_order(
+        h: int, allc: int, wcard: int, win_mode: bool, good_now: bool, mine: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The discards of the hand ``h`` in the order :func:`discards` tries them before
+        it looks at the later seats, and their sort keys when a winner comes first and a
+        trump among the winners may go before it (else no keys)."""
+        cards = moves.get(allc << 32 | h) or hand_moves(h, allc)
+        if len(cards) < 2:
+            return (), cards
+        wsuit = wcard >> 3
         keyed = []
         if win_mode and not good_now:
             # cheapest winner first, then low losers
@@ -1911,22 +1962,8 @@ def _make_search(
                     short = 8 - ((h >> (c & 24)) & 0xFF).bit_count()
                     keyed.append((32 + (short << 3) + (c & 7)) << 5 | c)
             keyed.sort()
-            if keyed[0] < 32 << 5 and pos < n - 1:
-                # a trump nobody still to play can overruff first
-                over = 0
-                for i in range(pos + 1, n):
-                    hq = hands[seat_at[leader][i]]
-                    if not (hq >> (8 * led)) & 0xFF:
-                        over |= hq
-                top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
-                for i, kk in enumerate(keyed):
-                    if kk >= 32 << 5:
-                        break
-                    if (kk & 31) > top_over:
-                        if i:
-                            keyed.insert(0, keyed.pop(i))
-                        break
-        elif win_mode:
+            return tuple(keyed), tuple(k & 31 for k in keyed)
+        if win_mode:
             keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
             keyed.sort()
         else:
@@ -1936,7 +1973,7 @@ def _make_search(
                 beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
                 keyed.append(((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c)
             keyed.sort(reverse=True)
-        return [k & 31 for k in keyed]
+        return (), tuple(k & 31 for k in keyed)
 
     def last(
         hands: list[int],
@@ -1991,7 +2028,7 @@ def _make_search(
                 return r, crel
             acc |= crel
             skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
-        return not chooser, run_rel(acc, h, allc, suits)
+        return not chooser, run_rel(acc, h, allc, suits) if acc and suits else acc
 
     return force, middle, last, trump_game, suit_game, trumps_and_masters, side_bounds
 
