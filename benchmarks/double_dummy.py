@@ -436,7 +436,7 @@ def only(indices: list[int], seed: int, baseline: str | None, repeat: int) -> No
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("no move ordering", [("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
+    ("no move ordering", [("            if len(reps) > 1 and not (lo > 0 and wside == mine):\n"
                            "                k = beaten",
                            "            if False:\n                k = beaten"),
                           ("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
@@ -461,12 +461,14 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no equivalent-card moves", [("                    if prev_in:\n                        highs[-1] = b",
                                    "                    if False:\n                        highs[-1] = b")]),
     ("no skipping of equivalent later cards", [("    skip_below = _SKIP_BELOW\n",
-                                                "    skip_below = [0] * 2048\n")]),
+                                                "    skip_below = [0] * 2048\n"),
+                                               ("    skip_at = _SKIP_AT\n", "    skip_at = [0] * 8192\n")]),
     ("no exact-position table", [("        known = seen.get(key)\n", "        known = None\n")]),
     ("no lead table", [("            bucket = lead_tt.get(bkey)\n", "            bucket = None\n")]),
     ("no partition search", [("        return high << (2 * width) | low, (j0, j1, j2, j3)\n",
                               "        return (1 << (32 * n)) - 1, (8, 8, 8, 8)\n"),
-                             ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n")]),
+                             ("    skip_below = _SKIP_BELOW\n", "    skip_below = [0] * 2048\n"),
+                             ("    skip_at = _SKIP_AT\n", "    skip_at = [0] * 8192\n")]),
     ("no trump game", [("            if has_trump and (allc ^ hands[side_seat]) & tmask:\n",
                         "            if False:\n")]),
     ("no guarded-suits bound", [("                sure, mrel = masters(hands, allc, rem, lo, leader)\n",

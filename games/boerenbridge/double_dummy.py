@@ -271,6 +271,11 @@ for _rb in range(256):
         _SKIP_BELOW[_rb << 3 | _r] = (1 << _t) - 1 if _r < _t else 0
 
 
+#: ``_SKIP_AT[rb << 5 | c]``: ``_SKIP_BELOW[rb << 3 | r]`` for the card ``c`` of rank
+#: ``r``, moved to the bits of the card's suit.
+_SKIP_AT = [_SKIP_BELOW[(_i >> 5) << 3 | (_i & 7)] << (_i & 24) for _i in range(8192)]
+
+
 def _build_trump_bound() -> list[tuple[int, int]]:
     """``_TRUMP_BOUND[A << 8 | B]`` for disjoint 8-bit trump masks: the tricks
     the trumps ``A`` of one hand take whatever happens when the trumps ``B`` are
@@ -530,7 +535,7 @@ class DoubleDummySolver:
         self._suit_games: dict[int, bool] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
         self._moves: dict[int, tuple[int, ...]] = {}
-        self._discards: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._discards: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._search = _make_search(
             trump,
             players,
@@ -761,7 +766,7 @@ def _make_search(
     suit_games: dict[int, bool],
     bounds: dict[tuple[int, int, int], tuple[int, ...] | None],
     moves: dict[int, tuple[int, ...]],
-    discard_orders: dict[int, tuple[tuple[int, ...], tuple[int, ...]]],
+    discard_orders: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -791,6 +796,7 @@ def _make_search(
     run_low = _RUN_LOW
     rel_top = _REL_TOP
     skip_below = _SKIP_BELOW
+    skip_at = _SKIP_AT
     topj = _TOPJ
     seat_lens = _LENS
     low_cards = _LOW_CARDS
@@ -1659,6 +1665,20 @@ def _make_search(
                     extra |= 1 << (sh + x)
         return extra
 
+    def runs_rel(acc: int, h: int, allc: int, sh: int, moves: int) -> int:
+        """:func:`run_rel` for a seat of a trick in progress that tried its ``moves``
+        moves (``sh`` the led suit's shift): the runs of more than one card that one
+        card stood for lie in the led suit if the seat followed it, else anywhere."""
+        if not acc:
+            return 0
+        hs = (h >> sh) & 0xFF
+        if hs:
+            if moves < hs.bit_count():
+                return run_rel(acc, h, allc, (sh,))
+        elif moves < h.bit_count():
+            return run_rel(acc, h, allc, suit_shifts)
+        return acc
+
     def lead(
         hands: list[int],
         leader: int,
@@ -1758,7 +1778,7 @@ def _make_search(
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_below[((crel >> s8) & 0xFF) << 3 | (c & 7)] << s8
+            skip |= skip_at[((crel >> s8) & 0xFF) << 5 | c]
         if not acc or len(cards) == h.bit_count():
             return not chooser, acc
         return not chooser, run_rel(acc, h, allc, suit_shifts)
@@ -1779,16 +1799,18 @@ def _make_search(
         """A card of a trick in progress that is neither its first nor its last."""
         # the trick is decided when nobody still to play can beat its best
         # card: a goal that only needs to know its winner is settled at once
-        if side_bits >> wseat & 1:
+        wside = side_bits >> wseat & 1
+        if wside:
             settled = (lo <= 1 and hi >= rem) or hi <= 0
         else:
             settled = lo >= rem or (lo <= 0 and hi >= rem - 1)
+        wsuit = wcard >> 3
+        row = seat_at[leader]
         if settled:
-            wsuit = wcard >> 3
             above = 0xFF ^ ((2 << (wcard & 7)) - 1)  # ranks over the winner's
             lsh = 8 * led
             for i in range(pos, n):
-                hq = hands[seat_at[leader][i]]
+                hq = hands[row[i]]
                 if wsuit == led:
                     if (hq >> lsh) & above:
                         break
@@ -1797,10 +1819,10 @@ def _make_search(
                 elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
                     break
             else:
-                if side_bits >> wseat & 1:
+                if wside:
                     return hi > 0, 1 << wcard
                 return lo < rem, 1 << wcard
-        p = seat_at[leader][pos]
+        p = row[pos]
         h = hands[p]
         mine = side_bits >> p & 1
         chooser = or_bits >> p & 1
@@ -1809,9 +1831,7 @@ def _make_search(
             # following suit: the runs' lowest cards, ascending
             reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
             cards: Sequence[int] = reps
-            # the suits with a run of more than one card that one card stands for
-            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
-            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
+            if len(reps) > 1 and not (lo > 0 and wside == mine):
                 k = beaten(reps, led, wcard)
                 if lo > 0 and k < len(reps):
                     # a card nobody still to play can beat first (the lowest such),
@@ -1820,7 +1840,7 @@ def _make_search(
                     ruff = False
                     forced = False  # a later seat of the other team holds only higher cards
                     for i in range(pos + 1, n):
-                        q = seat_at[leader][i]
+                        q = row[i]
                         hq = hands[q]
                         later |= hq
                         hs = (hq >> sh) & 0xFF
@@ -1842,31 +1862,31 @@ def _make_search(
                     cards = follow_order(reps, k, lo)
         else:
             cards = discards(hands, leader, pos, led, wcard, wseat, h, allc, lo, mine)
-            suits = suit_shifts if len(cards) < h.bit_count() else ()
         nxt = pos + 1
+        to_last = nxt == n - 1
+        ruffs = wsuit != tsuit  # a trump beats the card winning so far
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
-            hands[p] = h ^ (1 << c)
+            b = 1 << c
+            hands[p] = h ^ b
             cs = c >> 3
-            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
+            if (c > wcard and cs == wsuit) or (cs == tsuit and ruffs):
                 nw, ns = c, p
             else:
                 nw, ns = wcard, wseat
-            if nxt == n - 1:
-                r, crel = last(hands, leader, led, nw, ns, table | (1 << c), allc, lo, hi, rem)
+            if to_last:
+                r, crel = last(hands, leader, led, nw, ns, table | b, allc, lo, hi, rem)
             else:
-                r, crel = middle(
-                    hands, leader, nxt, led, nw, ns, table | (1 << c), allc, lo, hi, rem
-                )
+                r, crel = middle(hands, leader, nxt, led, nw, ns, table | b, allc, lo, hi, rem)
             hands[p] = h
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
-        return not chooser, run_rel(acc, h, allc, suits) if acc and suits else acc
+            skip |= skip_at[((crel >> (c & 24)) & 0xFF) << 5 | c]
+        return not chooser, runs_rel(acc, h, allc, sh, len(cards))
 
     def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
         """How many of the cards ``reps`` of the led suit (ascending) lose to the
@@ -1915,7 +1935,7 @@ def _make_search(
         good_team = mine if win_mode else 1 - mine
         good_now = (side_bits >> wseat & 1) == good_team
         # the order depends on the hand, the cards left, the winning card and the goal
-        dkey = ((allc << 32 | h) << 5 | wcard) << 3 | mine << 2 | good_now << 1 | win_mode
+        dkey = (h, allc, wcard, mine, good_now, win_mode)
         got = discard_orders.get(dkey)
         if got is None:
             got = discard_orders[dkey] = discard_order(h, allc, wcard, win_mode, good_now, mine)
@@ -1997,38 +2017,40 @@ def _make_search(
         if (h >> sh) & 0xFF:
             reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
             cards: Sequence[int] = reps
-            # the suits with a run of more than one card that one card stands for
-            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
             if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
                 cards = follow_order(reps, beaten(reps, led, wcard), lo)
         else:
             cards = discards(hands, leader, n - 1, led, wcard, wseat, h, allc, lo, mine)
-            suits = suit_shifts if len(cards) < h.bit_count() else ()
+        wsuit = wcard >> 3
+        ruffs = wsuit != tsuit  # a trump beats the card winning so far
+        rest = allc ^ table  # the cards left after the trick, with the last one
+        rem1 = rem - 1
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
-            hands[p] = h ^ (1 << c)
+            b = 1 << c
+            hands[p] = h ^ b
             cs = c >> 3
-            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
+            if (c > wcard and cs == wsuit) or (cs == tsuit and ruffs):
                 nw, ns = c, p
             else:
                 nw, ns = wcard, wseat
             d = side_bits >> ns & 1  # the side's trick
-            if lo - d <= 0 and hi - d >= rem - 1:
+            if lo - d <= 0 and hi - d >= rem1:
                 r, crel = True, 0
             else:
-                r, crel = force(hands, ns, lo - d, hi - d, rem - 1, allc ^ table ^ (1 << c))
+                r, crel = force(hands, ns, lo - d, hi - d, rem1, rest ^ b)
             # the winner outranked a card of its suit: its rank counts
-            if (((table | (1 << c)) >> (nw & 24)) & 0xFF).bit_count() > 1:
+            if (((table | b) >> (nw & 24)) & 0xFF).bit_count() > 1:
                 crel |= 1 << nw
             hands[p] = h
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
-        return not chooser, run_rel(acc, h, allc, suits) if acc and suits else acc
+            skip |= skip_at[((crel >> (c & 24)) & 0xFF) << 5 | c]
+        return not chooser, runs_rel(acc, h, allc, sh, len(cards))
 
     return force, middle, last, trump_game, suit_game, trumps_and_masters, side_bounds
 
