@@ -213,6 +213,49 @@ stopped after 192 plays of seed 0; out file ``/tmp/w17/koth_full.jsonl``, at
 peak 76 MiB), every play up to 33, and 61 of the 158 plays from 34 on; the
 others over the 2 s budget.
 
+The session after (72a8af0, its start, run from an export with ``PYTHONPATH`` set
+to it; then the same export with this session's ``games/epistemic`` of 7731c92,
+and 792c155, the session's end with the other changes of ``games.deal``, each from
+an export; out files ``/tmp/w18/r_base*.jsonl``, ``r4_mine*.jsonl`` and
+``r5_after*.jsonl``; the machine loaded 4-6 on 2 cores, so the wall times below
+are 2-5 times the CPU times): the copies of koth followed by number.
+:func:`games.epistemic.knowledge.outplayed` shows ``K_a ~K_b has(L, C)`` when the
+copies of ``C`` that ``b`` may have seen at ``L`` (at most the copies less those ``a``
+was dealt and followed unseen by ``b``) are no more than the cards ``L`` put down
+unseen by ``b`` since; :func:`games.epistemic.witness.known_at_least` (the copies ``b``
+follows, a pile it later saw whole bounding what went into it) shows ``b`` knowing in
+a traded world of ``a`` where ``b``'s counting is relaxed; and
+:func:`games.epistemic.witness.witness_rerouted` finds a world of ``b`` where a copy
+went down in place of a card put down unseen, kept only when ``b``'s observations
+are the same.  Every answer any two runs give is the same:
+
+* bs-koth (2-seed command): 76% -> 81% of 21 (seed 0 play 112: ``K_P2 ~K_P3 has(P0,
+  12)`` false: a world of P2 where one of the two 4s P3 played into the pile P0 took
+  was a 12; CPU median 0.003 s, worst 0.51 s); unanswered seed 0 plays 40, 88, 96,
+  104 (timeouts);
+* bs-classic: 93% both (CPU worst 0.12 -> 0.10 s), plays 80 and 112 of seed 0 open
+  as before;
+* full-size koth, seed 0, every play, budget 2, first 150 plays: 55% -> 60% (83 ->
+  90 states; CPU median 0.051 -> 0.027 s, worst 0.46 -> 0.77 s, worst query 0.97 s
+  wall; peak 198 MiB, play 146), now every play up to 53 (34 before): plays 34, 42
+  (false: a world of P2 where P3 played a second 0 into the pile P0 took), 49, 53
+  (true: P2 can have seen at most three 1s go to P3, and P3 put down three since),
+  106, 110, 146; none lost.  At 792c155 the same 90 states (CPU median 0.035 s,
+  worst 0.51 s, worst query 1.42 s wall, peak 62 MiB): with its ``games.deal`` (a
+  seat's counting keeping up to 39 joint constraints instead of 11) ``dislodged``'s
+  exact distribution took 2.8 s at play 104, which timed out until the rule read the
+  cell bounds first (0.3 s).
+
+What stops the rest: at the open koth states the seats' counting is a relaxation (it
+dropped a constraint), so no seat's ignorance at the true state is shown by counting;
+``K_a ~K_b`` needs a rule in every world of ``a``, and the copies ``b`` may have seen
+reach ``L`` through hidden plays of other hands (seed 0 play 40: the marks counted
+five 1s where at most three can have been seen by P2, and P3 put down only two), so
+the trade of ways would have to be followed through several hands; the witnesses
+try one trade of cards ``a`` never saw, and the fixed choice of which copy moved
+(:func:`games.epistemic.witness.follow_cards`) hides some (play 88: P0's 12 taken
+as the one P1 later showed).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
