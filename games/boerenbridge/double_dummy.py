@@ -536,6 +536,7 @@ class DoubleDummySolver:
         self._bounds: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
         self._moves: dict[int, tuple[int, ...]] = {}
         self._discards: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._relevances: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self._search = _make_search(
             trump,
             players,
@@ -549,6 +550,7 @@ class DoubleDummySolver:
             self._bounds,
             self._moves,
             self._discards,
+            self._relevances,
         )
 
     # ------------------------------------------------------------ queries
@@ -599,6 +601,8 @@ class DoubleDummySolver:
                 self._moves.clear()
             if len(self._discards) > self.max_entries:
                 self._discards.clear()
+            if len(self._relevances) > self.max_entries:
+                self._relevances.clear()
         return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
@@ -687,6 +691,7 @@ class DoubleDummySolver:
         self._bounds.clear()
         self._moves.clear()
         self._discards.clear()
+        self._relevances.clear()
 
     def __del__(self) -> None:
         # the search functions refer to each other, so they (and the tables they
@@ -767,6 +772,7 @@ def _make_search(
     bounds: dict[tuple[int, int, int], tuple[int, ...] | None],
     moves: dict[int, tuple[int, ...]],
     discard_orders: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]],
+    relevances: dict[tuple[int, int], tuple[int, tuple[int, ...]]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -790,7 +796,7 @@ def _make_search(
     ``moves`` keeps a hand's moves among the cards left, and ``discard_orders`` the
     order of a seat's discards, which depends only on its hand, the cards left, the
     card winning the trick and the goal's direction: a hand met again costs one
-    lookup.
+    lookup; ``relevances`` keeps the answers of ``relevance``.
     """
     pext = _PEXT
     run_low = _RUN_LOW
@@ -1624,7 +1630,12 @@ def _make_search(
     def relevance(allc: int, rel: int) -> tuple[int, tuple[int, ...]]:
         """The mask of the relevant part of a description (the cards at or above
         the lowest relevant card of each suit, for every seat) and the number of
-        those cards in each suit."""
+        those cards in each suit (kept in ``relevances``: the answer depends only on the
+        cards left and the relevant ones among them)."""
+        key = (allc, rel & allc)
+        got = relevances.get(key)
+        if got is not None:
+            return got
         rs = allc & 0xFF
         j0, m0 = rel_top[rs << 8 | (rel & rs)]
         rs = (allc >> 8) & 0xFF
@@ -1636,7 +1647,8 @@ def _make_search(
         # each suit's field first, then the long shifts (fewer operations on long ints)
         high = (m0 * spread) << width | m1 * spread
         low = (m2 * spread) << width | m3 * spread
-        return high << (2 * width) | low, (j0, j1, j2, j3)
+        got = relevances[key] = high << (2 * width) | low, (j0, j1, j2, j3)
+        return got
 
     def top_rel(allc: int, jt: tuple[int, ...]) -> int:
         """The relevant cards of a table entry: the top ``jt[i]`` cards of suit ``i``."""
