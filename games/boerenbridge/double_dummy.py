@@ -271,11 +271,6 @@ for _rb in range(256):
         _SKIP_BELOW[_rb << 3 | _r] = (1 << _t) - 1 if _r < _t else 0
 
 
-#: ``_SKIP_AT[rb << 5 | c]``: ``_SKIP_BELOW[rb << 3 | r]`` for the card ``c`` of rank
-#: ``r``, moved to the bits of the card's suit.
-_SKIP_AT = [_SKIP_BELOW[(_i >> 5) << 3 | (_i & 7)] << (_i & 24) for _i in range(8192)]
-
-
 def _build_trump_bound() -> list[tuple[int, int]]:
     """``_TRUMP_BOUND[A << 8 | B]`` for disjoint 8-bit trump masks: the tricks
     the trumps ``A`` of one hand take whatever happens when the trumps ``B`` are
@@ -534,9 +529,6 @@ class DoubleDummySolver:
         self._trump_games: dict[int, int] = {}
         self._suit_games: dict[int, bool] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
-        self._moves: dict[int, tuple[int, ...]] = {}
-        self._discards: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self._relevances: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self._search = _make_search(
             trump,
             players,
@@ -548,9 +540,6 @@ class DoubleDummySolver:
             self._trump_games,
             self._suit_games,
             self._bounds,
-            self._moves,
-            self._discards,
-            self._relevances,
         )
 
     # ------------------------------------------------------------ queries
@@ -597,12 +586,6 @@ class DoubleDummySolver:
                 self._suit_games.clear()
             if len(self._bounds) > self.max_entries:
                 self._bounds.clear()
-            if len(self._moves) > self.max_entries:
-                self._moves.clear()
-            if len(self._discards) > self.max_entries:
-                self._discards.clear()
-            if len(self._relevances) > self.max_entries:
-                self._relevances.clear()
         return self._root(pos, low, high)
 
     def max_tricks(self, pos: Position) -> int:
@@ -689,9 +672,6 @@ class DoubleDummySolver:
         self._trump_games.clear()
         self._suit_games.clear()
         self._bounds.clear()
-        self._moves.clear()
-        self._discards.clear()
-        self._relevances.clear()
 
     def __del__(self) -> None:
         # the search functions refer to each other, so they (and the tables they
@@ -770,9 +750,6 @@ def _make_search(
     trump_games: dict[int, int],
     suit_games: dict[int, bool],
     bounds: dict[tuple[int, int, int], tuple[int, ...] | None],
-    moves: dict[int, tuple[int, ...]],
-    discard_orders: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]],
-    relevances: dict[tuple[int, int], tuple[int, tuple[int, ...]]],
 ) -> Any:
     """The mutually recursive search functions as closures (fast local lookups).
 
@@ -792,17 +769,11 @@ def _make_search(
     Seats in ``or_bits`` choose their cards to reach the goal (the side, or
     everybody in a cooperative search); the others choose against it.
     ``hands`` is mutated and restored.
-
-    ``moves`` keeps a hand's moves among the cards left, and ``discard_orders`` the
-    order of a seat's discards, which depends only on its hand, the cards left, the
-    card winning the trick and the goal's direction: a hand met again costs one
-    lookup; ``relevances`` keeps the answers of ``relevance``.
     """
     pext = _PEXT
     run_low = _RUN_LOW
     rel_top = _REL_TOP
     skip_below = _SKIP_BELOW
-    skip_at = _SKIP_AT
     topj = _TOPJ
     seat_lens = _LENS
     low_cards = _LOW_CARDS
@@ -1630,12 +1601,7 @@ def _make_search(
     def relevance(allc: int, rel: int) -> tuple[int, tuple[int, ...]]:
         """The mask of the relevant part of a description (the cards at or above
         the lowest relevant card of each suit, for every seat) and the number of
-        those cards in each suit (kept in ``relevances``: the answer depends only on the
-        cards left and the relevant ones among them)."""
-        key = (allc, rel & allc)
-        got = relevances.get(key)
-        if got is not None:
-            return got
+        those cards in each suit."""
         rs = allc & 0xFF
         j0, m0 = rel_top[rs << 8 | (rel & rs)]
         rs = (allc >> 8) & 0xFF
@@ -1647,8 +1613,7 @@ def _make_search(
         # each suit's field first, then the long shifts (fewer operations on long ints)
         high = (m0 * spread) << width | m1 * spread
         low = (m2 * spread) << width | m3 * spread
-        got = relevances[key] = high << (2 * width) | low, (j0, j1, j2, j3)
-        return got
+        return high << (2 * width) | low, (j0, j1, j2, j3)
 
     def top_rel(allc: int, jt: tuple[int, ...]) -> int:
         """The relevant cards of a table entry: the top ``jt[i]`` cards of suit ``i``."""
@@ -1677,20 +1642,6 @@ def _make_search(
                     extra |= 1 << (sh + x)
         return extra
 
-    def runs_rel(acc: int, h: int, allc: int, sh: int, moves: int) -> int:
-        """:func:`run_rel` for a seat of a trick in progress that tried its ``moves``
-        moves (``sh`` the led suit's shift): the runs of more than one card that one
-        card stood for lie in the led suit if the seat followed it, else anywhere."""
-        if not acc:
-            return 0
-        hs = (h >> sh) & 0xFF
-        if hs:
-            if moves < hs.bit_count():
-                return run_rel(acc, h, allc, (sh,))
-        elif moves < h.bit_count():
-            return run_rel(acc, h, allc, suit_shifts)
-        return acc
-
     def lead(
         hands: list[int],
         leader: int,
@@ -1709,7 +1660,11 @@ def _make_search(
         p = leader
         h = hands[p]
         chooser = or_bits >> p & 1
-        cards: Sequence[int] = moves.get(allc << 32 | h) or hand_moves(h, allc)
+        cards: list[int] = []
+        for i in (0, 1, 2, 3):
+            hs = (h >> (8 * i)) & 0xFF
+            if hs:
+                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
         if len(cards) > 1:
             if lo > 0 and not chooser:
                 # an opponent leads first what the side cannot win, the
@@ -1790,10 +1745,8 @@ def _make_search(
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_at[((crel >> s8) & 0xFF) << 5 | c]
-        if not acc or len(cards) == h.bit_count():
-            return not chooser, acc
-        return not chooser, run_rel(acc, h, allc, suit_shifts)
+            skip |= skip_below[((crel >> s8) & 0xFF) << 3 | (c & 7)] << s8
+        return not chooser, run_rel(acc, h, allc, suit_shifts if len(cards) < h.bit_count() else ())
 
     def middle(
         hands: list[int],
@@ -1811,18 +1764,16 @@ def _make_search(
         """A card of a trick in progress that is neither its first nor its last."""
         # the trick is decided when nobody still to play can beat its best
         # card: a goal that only needs to know its winner is settled at once
-        wside = side_bits >> wseat & 1
-        if wside:
+        if side_bits >> wseat & 1:
             settled = (lo <= 1 and hi >= rem) or hi <= 0
         else:
             settled = lo >= rem or (lo <= 0 and hi >= rem - 1)
-        wsuit = wcard >> 3
-        row = seat_at[leader]
         if settled:
+            wsuit = wcard >> 3
             above = 0xFF ^ ((2 << (wcard & 7)) - 1)  # ranks over the winner's
             lsh = 8 * led
             for i in range(pos, n):
-                hq = hands[row[i]]
+                hq = hands[seat_at[leader][i]]
                 if wsuit == led:
                     if (hq >> lsh) & above:
                         break
@@ -1831,10 +1782,10 @@ def _make_search(
                 elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
                     break
             else:
-                if wside:
+                if side_bits >> wseat & 1:
                     return hi > 0, 1 << wcard
                 return lo < rem, 1 << wcard
-        p = row[pos]
+        p = seat_at[leader][pos]
         h = hands[p]
         mine = side_bits >> p & 1
         chooser = or_bits >> p & 1
@@ -1843,7 +1794,9 @@ def _make_search(
             # following suit: the runs' lowest cards, ascending
             reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
             cards: Sequence[int] = reps
-            if len(reps) > 1 and not (lo > 0 and wside == mine):
+            # the suits with a run of more than one card that one card stands for
+            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
+            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
                 k = beaten(reps, led, wcard)
                 if lo > 0 and k < len(reps):
                     # a card nobody still to play can beat first (the lowest such),
@@ -1852,7 +1805,7 @@ def _make_search(
                     ruff = False
                     forced = False  # a later seat of the other team holds only higher cards
                     for i in range(pos + 1, n):
-                        q = row[i]
+                        q = seat_at[leader][i]
                         hq = hands[q]
                         later |= hq
                         hs = (hq >> sh) & 0xFF
@@ -1874,31 +1827,31 @@ def _make_search(
                     cards = follow_order(reps, k, lo)
         else:
             cards = discards(hands, leader, pos, led, wcard, wseat, h, allc, lo, mine)
+            suits = suit_shifts if len(cards) < h.bit_count() else ()
         nxt = pos + 1
-        to_last = nxt == n - 1
-        ruffs = wsuit != tsuit  # a trump beats the card winning so far
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
-            b = 1 << c
-            hands[p] = h ^ b
+            hands[p] = h ^ (1 << c)
             cs = c >> 3
-            if (c > wcard and cs == wsuit) or (cs == tsuit and ruffs):
+            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
                 nw, ns = c, p
             else:
                 nw, ns = wcard, wseat
-            if to_last:
-                r, crel = last(hands, leader, led, nw, ns, table | b, allc, lo, hi, rem)
+            if nxt == n - 1:
+                r, crel = last(hands, leader, led, nw, ns, table | (1 << c), allc, lo, hi, rem)
             else:
-                r, crel = middle(hands, leader, nxt, led, nw, ns, table | b, allc, lo, hi, rem)
+                r, crel = middle(
+                    hands, leader, nxt, led, nw, ns, table | (1 << c), allc, lo, hi, rem
+                )
             hands[p] = h
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_at[((crel >> (c & 24)) & 0xFF) << 5 | c]
-        return not chooser, runs_rel(acc, h, allc, sh, len(cards))
+            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
+        return not chooser, run_rel(acc, h, allc, suits)
 
     def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
         """How many of the cards ``reps`` of the led suit (ascending) lose to the
@@ -1919,17 +1872,6 @@ def _make_search(
             return reps[k:] + reps[:k]
         return reps[:k][::-1] + reps[k:][::-1]
 
-    def hand_moves(h: int, allc: int) -> tuple[int, ...]:
-        """The moves of the hand ``h`` among the cards left ``allc``: the lowest card
-        of each run, suit by suit, ascending (kept in ``moves``)."""
-        cards: list[int] = []
-        for i in (0, 1, 2, 3):
-            hs = (h >> (8 * i)) & 0xFF
-            if hs:
-                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
-        got = moves[allc << 32 | h] = tuple(cards)
-        return got
-
     def discards(
         hands: list[int],
         leader: int,
@@ -1941,44 +1883,19 @@ def _make_search(
         allc: int,
         lo: int,
         mine: int,
-    ) -> Sequence[int]:
+    ) -> list[int]:
         """The cards of a seat that cannot follow suit, one per run, ordered."""
+        cards: list[int] = []
+        for i in (0, 1, 2, 3):
+            hs = (h >> (8 * i)) & 0xFF
+            if hs:
+                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
+        if len(cards) < 2:
+            return cards
+        wsuit = wcard >> 3
         win_mode = lo > 0
         good_team = mine if win_mode else 1 - mine
         good_now = (side_bits >> wseat & 1) == good_team
-        # the order depends on the hand, the cards left, the winning card and the goal
-        dkey = (h, allc, wcard, mine, good_now, win_mode)
-        got = discard_orders.get(dkey)
-        if got is None:
-            got = discard_orders[dkey] = discard_order(h, allc, wcard, win_mode, good_now, mine)
-        keyed, cards = got
-        if keyed and keyed[0] < 32 << 5 and pos < n - 1:
-            # a trump nobody still to play can overruff first
-            over = 0
-            for i in range(pos + 1, n):
-                hq = hands[seat_at[leader][i]]
-                if not (hq >> (8 * led)) & 0xFF:
-                    over |= hq
-            top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
-            for i, kk in enumerate(keyed):
-                if kk >= 32 << 5:
-                    break
-                if (kk & 31) > top_over:
-                    if i:
-                        return (cards[i], *cards[:i], *cards[i + 1 :])
-                    break
-        return cards
-
-    def discard_order(
-        h: int, allc: int, wcard: int, win_mode: bool, good_now: bool, mine: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The discards of the hand ``h`` in the order :func:`discards` tries them before
-        it looks at the later seats, and their sort keys when a winner comes first and a
-        trump among the winners may go before it (else no keys)."""
-        cards = moves.get(allc << 32 | h) or hand_moves(h, allc)
-        if len(cards) < 2:
-            return (), cards
-        wsuit = wcard >> 3
         keyed = []
         if win_mode and not good_now:
             # cheapest winner first, then low losers
@@ -1994,8 +1911,22 @@ def _make_search(
                     short = 8 - ((h >> (c & 24)) & 0xFF).bit_count()
                     keyed.append((32 + (short << 3) + (c & 7)) << 5 | c)
             keyed.sort()
-            return tuple(keyed), tuple(k & 31 for k in keyed)
-        if win_mode:
+            if keyed[0] < 32 << 5 and pos < n - 1:
+                # a trump nobody still to play can overruff first
+                over = 0
+                for i in range(pos + 1, n):
+                    hq = hands[seat_at[leader][i]]
+                    if not (hq >> (8 * led)) & 0xFF:
+                        over |= hq
+                top_over = ((over >> tshift) & 0xFF).bit_length() - 1 + tshift
+                for i, kk in enumerate(keyed):
+                    if kk >= 32 << 5:
+                        break
+                    if (kk & 31) > top_over:
+                        if i:
+                            keyed.insert(0, keyed.pop(i))
+                        break
+        elif win_mode:
             keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
             keyed.sort()
         else:
@@ -2005,7 +1936,7 @@ def _make_search(
                 beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
                 keyed.append(((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c)
             keyed.sort(reverse=True)
-        return (), tuple(k & 31 for k in keyed)
+        return [k & 31 for k in keyed]
 
     def last(
         hands: list[int],
@@ -2029,40 +1960,38 @@ def _make_search(
         if (h >> sh) & 0xFF:
             reps = low_cards[led][(((allc >> sh) & 0xFF) << 8) | ((h >> sh) & 0xFF)]
             cards: Sequence[int] = reps
+            # the suits with a run of more than one card that one card stands for
+            suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
             if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
                 cards = follow_order(reps, beaten(reps, led, wcard), lo)
         else:
             cards = discards(hands, leader, n - 1, led, wcard, wseat, h, allc, lo, mine)
-        wsuit = wcard >> 3
-        ruffs = wsuit != tsuit  # a trump beats the card winning so far
-        rest = allc ^ table  # the cards left after the trick, with the last one
-        rem1 = rem - 1
+            suits = suit_shifts if len(cards) < h.bit_count() else ()
         acc = 0
         skip = 0
         for c in cards:
             if skip >> c & 1:
                 continue
-            b = 1 << c
-            hands[p] = h ^ b
+            hands[p] = h ^ (1 << c)
             cs = c >> 3
-            if (c > wcard and cs == wsuit) or (cs == tsuit and ruffs):
+            if (cs == (wcard >> 3) and c > wcard) or (cs == tsuit and (wcard >> 3) != tsuit):
                 nw, ns = c, p
             else:
                 nw, ns = wcard, wseat
             d = side_bits >> ns & 1  # the side's trick
-            if lo - d <= 0 and hi - d >= rem1:
+            if lo - d <= 0 and hi - d >= rem - 1:
                 r, crel = True, 0
             else:
-                r, crel = force(hands, ns, lo - d, hi - d, rem1, rest ^ b)
+                r, crel = force(hands, ns, lo - d, hi - d, rem - 1, allc ^ table ^ (1 << c))
             # the winner outranked a card of its suit: its rank counts
-            if (((table | b) >> (nw & 24)) & 0xFF).bit_count() > 1:
+            if (((table | (1 << c)) >> (nw & 24)) & 0xFF).bit_count() > 1:
                 crel |= 1 << nw
             hands[p] = h
             if r == chooser:
                 return r, crel
             acc |= crel
-            skip |= skip_at[((crel >> (c & 24)) & 0xFF) << 5 | c]
-        return not chooser, runs_rel(acc, h, allc, sh, len(cards))
+            skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
+        return not chooser, run_rel(acc, h, allc, suits)
 
     return force, middle, last, trump_game, suit_game, trumps_and_masters, side_bounds
 
