@@ -160,6 +160,15 @@ the mean rose (seed 5 4.5 -> 4.7 ms, seed 8 4.1 -> 4.3 ms; load 1.8-2.1 on 2 cor
 Within one solve the tables hit 40-50% of the time, and their insertions cost what the
 saved operations did: about 3.3 us a search call is the interpreter's cost of the
 operations a node needs, and further cuts need fewer of them, not cached ones.
+
+The same command at 2cbd6f8 on the quiet machine (load 0.8-1.0, nothing else running),
+best of 4 of the 20 slowest: seeds 1-8 37.1, 70.9, 33.7, 46.1, 48.2, 42.4, 40.3 and
+44.5 ms, means 4.2-5.1 ms; run again, seed 2 43.9 ms and seed 5 71.1 ms.  The outliers
+are spells of a slower machine (every re-run of a position slow, a best of 4 above the
+first run's maximum), not the positions: seed 5 position 314 alone (``--only 314
+--repeat 7``) took 47.2, 47.8 and 48.0 ms in three processes, so the worst case sits
+within a few per cent of the 50 ms goal, and a single run meets it or not with the
+machine's noise.
 """
 
 from __future__ import annotations
