@@ -1169,15 +1169,31 @@ class _Counting:
         mult = np.ones(len(shape), dtype=np.int64)
         for i in range(len(shape) - 2, -1, -1):
             mult[i] = mult[i + 1] * shape[i + 1]
-        flat = table.reshape(-1)
-        step = max(1, (1 << 18) // len(sh))
+        # a read outside the table reads the zero appended after it
+        flat = np.concatenate([table.reshape(-1), np.zeros(1, dtype=table.dtype)])
+        if self.exact:
+            flat[-1] = 0
+        outside = len(flat) - 1
+        # fits[i][x]: the terms whose shift along axis i is at most x, as packed bits,
+        # so that a cell's terms inside the table are an AND of one row per axis
+        fits = [
+            np.packbits(np.arange(int(n))[:, None] >= sh[None, :, i], axis=1)
+            for i, n in enumerate(shape)
+        ]
+        room = shape[None, :] - 1 - cells
+        cell_at = cells @ mult
+        term_at = sh @ mult
+        T = len(sh)
+        step = max(1, (1 << 18) // T)
         for i in range(0, len(cells), step):
-            pos = cells[i : i + step, None, :] + sh[None, :, :]
-            ok = np.all(pos < shape, axis=2)
-            vals = flat[np.where(ok, pos @ mult, 0)]
-            vals[~ok] = 0
-            prods = vals * w[None, :]
-            out[i : i + step] = np.cumsum(prods, axis=1)[:, -1]
+            j = min(i + step, len(cells))
+            ok = fits[0][room[i:j, 0]]
+            for ax in range(1, len(shape)):
+                ok = ok & fits[ax][room[i:j, ax]]
+            inside_t = np.unpackbits(ok, axis=1, count=T).view(bool)
+            pos = np.where(inside_t, cell_at[i:j, None] + term_at[None, :], outside)
+            prods = flat[pos] * w[None, :]
+            out[i:j] = np.cumsum(prods, axis=1)[:, -1]
         return out
 
     def _term_dots(self, table: np.ndarray, b: int, other: np.ndarray) -> np.ndarray:
