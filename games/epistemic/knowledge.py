@@ -1492,7 +1492,7 @@ def swap_unknown(
             return True
     return knowledge is not None and (
         _static_partners(h, agent, within, x, loc, knowledge, need)
-        or _hidden_partners(h, agent, within, x, loc, knowledge, need)
+        or _hidden_partners(h, agent, within, x, loc, knowledge, need, j)
     )
 
 
@@ -1605,7 +1605,14 @@ def _absorbs(h: CardHistory, st: Any, x: int, q: int, loc_in: bool) -> bool:
 
 
 def _hidden_partners(
-    h: CardHistory, agent: str, within: str, x: int, loc: str, knowledge: Any, need: int
+    h: CardHistory,
+    agent: str,
+    within: str,
+    x: int,
+    loc: str,
+    knowledge: Any,
+    need: int,
+    j: int | None = None,
 ) -> bool:
     """Whether, in every world of ``knowledge`` (a seat's counting), at least ``need``
     cards that ``agent`` never saw, now at places it does not own (a buried kitty),
@@ -1618,7 +1625,10 @@ def _hidden_partners(
     may have seen, and the cards shown at those places while one of them could have
     been there (their shows must hold), are not counted.
     ``agent`` sees the same history (the trade only changes which kinds moved where
-    it did not look), with fewer copies of ``x`` at ``loc``."""
+    it did not look), with fewer copies of ``x`` at ``loc``.  Given ``j`` (the atom
+    ``has(loc, x#j)``), when the fewest over all the worlds fall short, the partners
+    are counted again in the worlds where ``loc`` holds each number ``m >= j`` of
+    copies, against ``m - j + 1`` (:func:`_per_copies`)."""
     steps = h.steps
     mine = set(h.owns.get(agent, ()))
     named: set[int] = set()
@@ -1667,7 +1677,33 @@ def _hidden_partners(
     if quick >= need:
         return True
     total = sum(max(0, _fewest(h, knowledge, ks, [m]) - n) for m, (ks, n) in spots.items())
-    return total >= need
+    if total >= need or j is None:
+        return total >= need
+
+    def enough(given: Any, wanted: int) -> bool:
+        got = sum(max(0, _fewest(h, given, ks, [m]) - n) for m, (ks, n) in spots.items())
+        return got >= wanted
+
+    return _per_copies(h, knowledge, x, loc, j, enough)
+
+
+def _per_copies(h: CardHistory, knowledge: Any, x: int, loc: str, j: int, enough: Any) -> bool:
+    """Whether ``enough(given, m - j + 1)`` holds for every number ``m >= j`` of copies
+    of ``x`` that ``loc`` holds in some world of ``knowledge`` (a seat's counting),
+    ``given`` being ``knowledge`` restricted to the worlds where ``loc`` holds exactly
+    ``m``: the partners a copy needs counted only where the atom ``has(loc, x#j)`` is
+    true (a world with fewer partners may be one where ``loc`` holds fewer copies).
+    ``False`` when a count is too wide (not shown)."""
+    try:
+        dist = knowledge.count_distribution([h.deck.name(x)], [loc], exact=True)
+        for m in (v for v, p in enumerate(dist) if p > 0 and v >= j):
+            given = knowledge.copy()
+            given.exactly([loc], [h.deck.name(x)], m)
+            if not enough(given, m - j + 1):
+                return False
+    except (GameError, SizeLimitError):  # no such world, or too wide to count
+        return False
+    return True
 
 
 def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any) -> bool:
@@ -1691,7 +1727,10 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     put down lies then, and not the other, must treat the two kinds alike, so the
     partners are then the cards of such kinds at places holding only cards ``L`` put
     down (a buried kitty), the fewest in ``within``'s worlds against the most copies
-    of ``C`` at ``L``; a move followed into a later fact is left alone.
+    of ``C`` at ``L``, or, when that falls short, for each number ``m >= k`` of copies
+    ``L`` may hold, the fewest in the worlds where it holds ``m`` against ``m - k + 1``
+    (a world with fewer partners down may be one where ``L`` holds fewer copies, the
+    atom false there); a move followed into a later fact is left alone.
 
     Examples
     --------
@@ -1775,7 +1814,12 @@ def dislodged(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: 
     except SizeLimitError:
         return False
     most = max(v for v, p in enumerate(dist) if p > 0)
-    return _fewest(h, knowledge, alike, sorted(places), enough=most - j + 1) >= most - j + 1
+    spots = sorted(places)
+    if _fewest(h, knowledge, alike, spots, enough=most - j + 1) >= most - j + 1:
+        return True
+    return _per_copies(
+        h, knowledge, x, loc, j, lambda given, n: _fewest(h, given, alike, spots, enough=n) >= n
+    )
 
 
 def _card_places(h: CardHistory, x: int, loc: str, within: str) -> list[set[str]] | None:
