@@ -202,3 +202,39 @@ def test_read_cells_are_the_box_sums_at_those_cells(exact):
             assert got.tolist() == want.reshape(-1).tolist()
             checked += 1
     assert checked > 20
+
+
+def test_counts_that_reuse_a_kept_third_table_answer_as_fresh_ones(monkeypatch):
+    """A count asked again starts from the kept third backward table: the same answers.
+
+    Every table takes the box route with read cells (``_BOX_CELLS`` 1), so
+    the third table is whole; against the same counts with nothing kept.
+    """
+    monkeypatch.setattr(counting, "_BOX_CELLS", 1)
+
+    def answers() -> list[object]:
+        got: list[object] = []
+        for kn in (k for seed in range(8) for k in _states(seed)):
+            for _ in range(2):  # a fresh engine each time: the second reads the kept table
+                got.append(kn.copy().count())
+                for card in kn.deck.names[:3]:
+                    got.append(list(kn.copy().count_distribution(card, "x")))
+                    got.append(list(kn.copy().count_distribution(card, "y", exact=True)))
+                    got.append(kn.copy().probability_of(f"has(z, {card})", exact=True))
+        return got
+
+    hits = {"n": 0}
+    get = counting._TAIL_CACHE.get
+
+    def counted_get(key: object) -> object:
+        found = get(key)
+        hits["n"] += found is not None
+        return found
+
+    counting._TAIL_CACHE.clear()
+    monkeypatch.setattr(counting._TAIL_CACHE, "get", counted_get, raising=False)
+    kept = answers()
+    assert hits["n"] > 20
+    monkeypatch.setattr(counting, "_TAIL_CACHE_SIZE", 0)
+    counting._TAIL_CACHE.clear()
+    assert answers() == kept

@@ -71,6 +71,14 @@ _GATHER_BYTES = 8 << 20
 #: (see ``_Counting._shifted_sum``); smaller ones gather the shifted copies.
 _BOX_CELLS = 1024
 
+#: Recent counts' third backward tables, by what they depend on (see ``_Counting._run``):
+#: a count asked again, or one differing only in its first two blocks, starts from it.
+_TAIL_CACHE: collections.OrderedDict[Any, tuple[np.ndarray, float]] = collections.OrderedDict()
+_TAIL_CACHE_SIZE = 2
+
+#: Tables larger than this (bytes) are not kept in ``_TAIL_CACHE``.
+_TAIL_CACHE_BYTES = 64 << 20
+
 #: Components with at most this many option combinations are enumerated at once.
 _PRODUCT_LIMIT = 4096
 
@@ -845,66 +853,6 @@ class _Counting:
         zero_t = np.zeros(shape, dtype=dt)
         if exact:
             zero_t[...] = 0
-        # terminal table: the free classes in closed form (see ``_mask_chain``)
-        term = zero_t.copy()
-        ls_term = 0.0
-        if self.free and not exact and La:
-            term, ls_term = self._closed_form(shape)
-        elif self.free:
-            chain = self.free_chain
-            total = sum(n for _, n in chain)
-            grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
-            v = self.s_act[:, None] - grids
-            if La:
-                v[self.elim] = total - (v.sum(axis=0) - v[self.elim])
-            valid = np.all(v >= 0, axis=0)
-            for i in range(La):
-                if not self.free_mask[i]:
-                    valid &= v[i] == 0
-            if not La:
-                valid &= total == 0
-            # pools[g]: the copies still to place when class g joins (the copies of
-            # the classes before it that avoided the locations they alone reach,
-            # plus its own); rests[g]: those of them left for the narrower masks
-            pools: list[Any] = [chain[0][1]]
-            rests: list[Any] = []
-            for g in range(1, len(chain)):
-                alone = [i for i in range(La) if chain[g - 1][0][i] and not chain[g][0][i]]
-                rest = pools[-1] - v[alone].sum(axis=0)
-                valid &= rest >= 0
-                rests.append(rest)
-                pools.append(rest + chain[g][1])
-            flat = term.reshape(-1)
-            if exact:
-                fact = [math.factorial(i) for i in range(total + 1)]
-                for j in np.flatnonzero(valid):
-                    den = 1
-                    for x in v[:, j]:
-                        den *= fact[int(x)]
-                    num = fact[total]
-                    if rests:
-                        num = fact[chain[0][1]]
-                        for pool in pools[1:]:
-                            num *= fact[int(pool[j])]
-                        for rest in rests:
-                            den *= fact[int(rest[j])]
-                    flat[j] = num // den
-            else:
-                lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
-                logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
-                if rests:
-                    logw = lf[chain[0][1]] - lf[np.clip(v, 0, total)].sum(axis=0)
-                    for pool in pools[1:]:
-                        logw = logw + lf[np.clip(pool, 0, total)]
-                    for rest in rests:
-                        logw = logw - lf[np.clip(rest, 0, total)]
-                if valid.any():
-                    ls_term = float(logw[valid].max())
-                    flat[valid] = np.exp(logw[valid] - ls_term)
-            term = flat.reshape(shape)
-        else:
-            idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
-            term[idx] = 1 if exact else 1.0
         self.shifts = []
         self._slice_cache: dict[tuple[int, ...], tuple[Any, Any]] = {}
         self._slc: list[list[tuple[Any, Any]] | None] = []
@@ -916,10 +864,81 @@ class _Counting:
             self._slc.append(None)
         B = len(self.blocks)
         betas = [zero_t] * (B + 1)
-        betas[B], ls = self._scale(term)
-        ls += ls_term
         big = La > 0 and zero_t.size >= _BOX_CELLS
-        for b in range(B - 1, -1, -1):
+        # a count's third table is whole and depends only on the blocks from the
+        # third on and the terminal table: counts that share them reuse it
+        reuse = big and B >= 3 and not (self.need_mom or self.need_stages)
+        key = self._tail_key(2) if reuse else None
+        hit = _TAIL_CACHE.get(key) if key is not None else None
+        if hit is not None:
+            _TAIL_CACHE.move_to_end(key)
+            betas[2], ls = hit
+            first = 1
+        else:
+            # terminal table: the free classes in closed form (see ``_mask_chain``)
+            term = zero_t.copy()
+            ls_term = 0.0
+            if self.free and not exact and La:
+                term, ls_term = self._closed_form(shape)
+            elif self.free:
+                chain = self.free_chain
+                total = sum(n for _, n in chain)
+                grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
+                v = self.s_act[:, None] - grids
+                if La:
+                    v[self.elim] = total - (v.sum(axis=0) - v[self.elim])
+                valid = np.all(v >= 0, axis=0)
+                for i in range(La):
+                    if not self.free_mask[i]:
+                        valid &= v[i] == 0
+                if not La:
+                    valid &= total == 0
+                # pools[g]: the copies still to place when class g joins (the copies of
+                # the classes before it that avoided the locations they alone reach,
+                # plus its own); rests[g]: those of them left for the narrower masks
+                pools: list[Any] = [chain[0][1]]
+                rests: list[Any] = []
+                for g in range(1, len(chain)):
+                    alone = [i for i in range(La) if chain[g - 1][0][i] and not chain[g][0][i]]
+                    rest = pools[-1] - v[alone].sum(axis=0)
+                    valid &= rest >= 0
+                    rests.append(rest)
+                    pools.append(rest + chain[g][1])
+                flat = term.reshape(-1)
+                if exact:
+                    fact = [math.factorial(i) for i in range(total + 1)]
+                    for j in np.flatnonzero(valid):
+                        den = 1
+                        for x in v[:, j]:
+                            den *= fact[int(x)]
+                        num = fact[total]
+                        if rests:
+                            num = fact[chain[0][1]]
+                            for pool in pools[1:]:
+                                num *= fact[int(pool[j])]
+                            for rest in rests:
+                                den *= fact[int(rest[j])]
+                        flat[j] = num // den
+                else:
+                    lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
+                    logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
+                    if rests:
+                        logw = lf[chain[0][1]] - lf[np.clip(v, 0, total)].sum(axis=0)
+                        for pool in pools[1:]:
+                            logw = logw + lf[np.clip(pool, 0, total)]
+                        for rest in rests:
+                            logw = logw - lf[np.clip(rest, 0, total)]
+                    if valid.any():
+                        ls_term = float(logw[valid].max())
+                        flat[valid] = np.exp(logw[valid] - ls_term)
+                term = flat.reshape(shape)
+            else:
+                idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
+                term[idx] = 1 if exact else 1.0
+            betas[B], ls = self._scale(term)
+            ls += ls_term
+            first = B - 1
+        for b in range(first, -1, -1):
             nxt = betas[b + 1]
             blk = self.blocks[b]
             if big and b <= 1:
@@ -943,6 +962,11 @@ class _Counting:
                     cur[dst] += blk.w[t] * nxt[src]
             betas[b], d = self._scale(cur)
             ls += d
+            if key is not None and b == 2:
+                _TAIL_CACHE[key] = (betas[2], ls)
+                betas[2].setflags(write=False)
+                while len(_TAIL_CACHE) > _TAIL_CACHE_SIZE:
+                    _TAIL_CACHE.popitem(last=False)
             if b >= 1 and not (self.need_mom or self.need_stages):
                 # a count reads the first two tables only (the total, and a query's
                 # distribution the second): the others go as soon as they are read
@@ -954,6 +978,28 @@ class _Counting:
         self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
         self._alphas: list[np.ndarray] | None = None
         self._zero_t = zero_t
+
+    def _tail_key(self, b: int) -> tuple[Any, ...] | None:
+        """What the backward table of block ``b`` depends on: the terminal table's
+        inputs and the later blocks' shifts and weights, in order (``None`` when
+        the table is too large to keep)."""
+        if math.prod(self.shape) * (64 if self.exact else 8) > _TAIL_CACHE_BYTES:
+            return None
+        blocks = []
+        for blk, sh in zip(self.blocks[b:], self.shifts[b:], strict=True):
+            w = tuple(blk.w.tolist()) if self.exact else blk.w.tobytes()
+            blocks.append((sh.shape, sh.tobytes(), w))
+        chain = tuple(self.free_chain) if self.free else ()
+        return (
+            self.exact,
+            self.shape,
+            self.elim,
+            tuple(self.s_act.tolist()),
+            bool(self.free),
+            self.free_mask,
+            chain,
+            tuple(blocks),
+        )
 
     def _closed_form(self, shape: tuple[int, ...]) -> tuple[np.ndarray, float]:
         """The terminal table of the free classes (floats), and its log scale.
