@@ -79,6 +79,39 @@ _TAIL_CACHE_SIZE = 2
 #: Tables larger than this (bytes) are not kept in ``_TAIL_CACHE``.
 _TAIL_CACHE_BYTES = 64 << 20
 
+
+#: Primes below 2**31 (products of two residues fit an int64), for exact sums by
+#: Chinese remainders (see ``_Counting._cells_sum``): 64 of them, about 1,980 bits.
+def _is_word_prime(n: int) -> bool:
+    """Whether ``n < 3,215,031,751`` is prime (Miller-Rabin, bases 2, 3, 5, 7: exact there)."""
+    if n < 2 or n % 2 == 0:
+        return n == 2
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 3, 5, 7):
+        if a % n == 0:
+            continue
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+_PRIMES: tuple[int, ...] = tuple(
+    q for q in range(2**31 - 1, 2**31 - 10_000, -2) if _is_word_prime(q)
+)[:64]
+
+#: Exact read-cell sums of at least this many products (cells times terms) go
+#: through :data:`_PRIMES`; smaller ones multiply Python ints.
+_CRT_WORK = 1 << 16
+
 #: Components with at most this many option combinations are enumerated at once.
 _PRODUCT_LIMIT = 4096
 
@@ -1220,6 +1253,19 @@ class _Counting:
         if self.exact:
             flat[-1] = 0
         outside = len(flat) - 1
+        # exact: the sums modulo enough word-sized primes (numpy's integer loops), not Python ints
+        residues: list[np.ndarray] | None = None
+        w_res: list[np.ndarray] = []
+        if self.exact and len(cells) * len(w) >= _CRT_WORK:
+            bound = int(np.max(np.abs(flat))) * int(np.sum(np.abs(w)))
+            k = 0
+            modulus = 1
+            while modulus <= 2 * bound + 1 and k < len(_PRIMES):
+                modulus *= _PRIMES[k]
+                k += 1
+            if modulus > 2 * bound + 1:
+                residues = [np.asarray(flat % q, dtype=np.int64) for q in _PRIMES[:k]]
+                w_res = [np.asarray(w % q, dtype=np.int64) for q in _PRIMES[:k]]
         # fits[i][x]: the terms whose shift along axis i is at most x, as packed bits,
         # so that a cell's terms inside the table are an AND of one row per axis
         fits = [
@@ -1238,9 +1284,36 @@ class _Counting:
                 ok = ok & fits[ax][room[i:j, ax]]
             inside_t = np.unpackbits(ok, axis=1, count=T).view(bool)
             pos = np.where(inside_t, cell_at[i:j, None] + term_at[None, :], outside)
+            if residues is not None:
+                out[i:j] = self._crt_sums(residues, w_res, pos)
+                continue
             prods = flat[pos] * w[None, :]
             out[i:j] = np.cumsum(prods, axis=1)[:, -1]
         return out
+
+    @staticmethod
+    def _crt_sums(
+        residues: list[np.ndarray], w_res: list[np.ndarray], pos: np.ndarray
+    ) -> np.ndarray:
+        """Exact ``sum_t w_t * flat[pos[c, t]]`` per row ``c`` from the sums modulo :data:`_PRIMES`.
+
+        ``residues[k]`` and ``w_res[k]`` are the table and the weights modulo
+        prime ``k``; the primes' product exceeds twice the largest possible
+        absolute sum, so the Chinese remainder gives the sum itself.
+        """
+        out = np.zeros(len(pos), dtype=object)
+        out[:] = 0
+        modulus = 1
+        for res, wr, p in zip(residues, w_res, _PRIMES, strict=False):
+            sums = ((res[pos] * wr[None, :]) % p).sum(axis=1) % p
+            # combine: x = out + modulus * ((sums - out) * modulus^-1 mod p)
+            inv = pow(modulus % p, -1, p)
+            lift = (sums - (out % p).astype(np.int64)) % p
+            lift = (lift * inv) % p
+            out = out + modulus * lift.astype(object)
+            modulus *= p
+        half = modulus // 2
+        return np.where(out > half, out - modulus, out)
 
     def _term_dots(self, table: np.ndarray, b: int, other: np.ndarray) -> np.ndarray:
         """``<table shifted back by term t, other>`` for every term of block ``b`` (floats).
