@@ -1094,7 +1094,10 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     its kind* once a public event showed it.  Marks travel with the cards; at
     a move nobody marking saw, at most as many marked cards travel as the
     source held.  A count or fact about ``C`` marks every card at its
-    locations then; one about other kinds only bars those kinds below.  When
+    locations then; one about other kinds only bars those kinds below, but a
+    fact's conjunct ``has(M, D)`` shows a ``D`` at ``M`` instead, and one that only
+    denies card atoms of places the copies at ``L`` cannot have been at then bars
+    nothing.  When
     no copy of ``C`` at ``L`` can be marked and the unmarked cards elsewhere,
     less the copies of the barred kinds not shown publicly, can be as many as
     the copies of ``C`` not shown publicly (less ``k - 1``), then in every world the copies of ``C`` at ``L``
@@ -1124,12 +1127,44 @@ def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = N
     if cell is None:  # not a card atom of this history: not decided
         return False
     loc, x, j = cell
-    mk = _marks(h, agent, x)
+    mk = _marks(h, agent, x, loc)
     if (mk.marked[loc] or mk.shown[loc][x]) and (
         within is None or _copies_marked(h, agent, x, within, loc)[0]
     ):
         return False
-    return _enough_unmarked(h, x, j, loc, mk)
+    if _enough_unmarked(h, x, j, loc, mk):
+        return True
+    return within is not None and _own_partners(h, within, x, loc, mk) >= _wanted(h, x, j, mk)
+
+
+def _wanted(h: CardHistory, x: int, j: int, mk: _Marks) -> int:
+    """The partners :func:`never_known` wants: the copies of kind ``x`` no public event
+    showed, less ``j - 1``."""
+    public_copies = sum((mk.low[m] for m in h.locations), Counter())
+    return h.deck.copies[x] - public_copies[x] - j + 1
+
+
+def _own_partners(h: CardHistory, within: str, x: int, loc: str, mk: _Marks) -> int:
+    """The partners for :func:`never_known` in ``within``'s own hand, the same in every
+    world ``within`` considers possible (it saw every card come in): its cards away
+    from ``loc`` of kinds other than ``x`` that no count or fact bars, less those the
+    agent may have seen or a public event showed there (``mk``); 0 when ``within``
+    may not know its hand."""
+    mine = h.owns.get(within, ())
+    if any(
+        st.kind in ("move", "all")
+        and st.dst in mine
+        and not (st.audience is None or within in st.audience)
+        for st in h.steps
+    ):
+        return 0
+    content = h.content()
+    n = 0
+    for m in mine:
+        if m != loc:
+            good = sum(1 for c in content[m] if h.deck.index(c) not in mk.barred | {x})
+            n += max(0, good - mk.marked[m] - mk.pub[m])
+    return n
 
 
 def _enough_unmarked(h: CardHistory, x: int, j: int, loc: str, mk: _Marks) -> bool:
@@ -1142,7 +1177,7 @@ def _enough_unmarked(h: CardHistory, x: int, j: int, loc: str, mk: _Marks) -> bo
     free = sum(max(0, mk.size[m] - mk.marked[m] - mk.pub[m]) for m in h.locations if m != loc)
     public_copies = sum((mk.low[m] for m in h.locations), Counter())
     free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in mk.barred)
-    return free >= h.deck.copies[x] - public_copies[x] - j + 1
+    return free >= _wanted(h, x, j, mk)
 
 
 @dataclass
@@ -1160,8 +1195,16 @@ class _Marks:
     barred: set[int]
 
 
-def _marks(h: CardHistory, agent: str, x: int) -> _Marks:
-    """The marks of :func:`never_known` for ``agent`` and kind ``x`` (see there)."""
+def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
+    """The marks of :func:`never_known` for ``agent``, kind ``x`` and the copies at ``loc``
+    now (see there).
+
+    A fact's conjunct ``has(M, C#j)`` shows ``j`` copies at ``M`` as a show would.  A
+    conjunct that only denies card atoms (``~has(M, C)``, ``~(p | q)``, ``~(p & q)``) of
+    places ``M`` none of the cards at ``loc`` now can have been at then bars no kind:
+    trading a copy at ``loc`` with a partner of such a kind takes no copy of it to
+    ``M`` then, it may only take one away, and the conjunct stays true."""
+    reach = _reaching(h, loc)
     mine = set(h.owns.get(agent, ()))
     public = set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1200,7 +1243,7 @@ def _marks(h: CardHistory, agent: str, x: int) -> _Marks:
             for k in shown[m]:
                 shown[m][k] = min(shown[m][k], size[m])
 
-    for st in h.steps:
+    for i, st in enumerate(h.steps):
         sees = st.audience is None or agent in st.audience
         if st.kind in ("move", "all"):
             n = len(st.kinds) if st.kind == "move" else size[st.src]
@@ -1223,9 +1266,84 @@ def _marks(h: CardHistory, agent: str, x: int) -> _Marks:
             if x in ks:
                 for m in locs:
                     marked[m] = size[m]
-            else:
-                barred |= ks
+                continue
+            for m, k, j in _placed(h, st):  # public like a show: those copies lie at m
+                if j > low[m][k]:
+                    pub[m] = min(pub[m] + j - low[m][k], size[m])
+                    low[m][k] = j
+            barred |= _constrained_rest(h, st, reach[i])
     return _Marks(size, marked, pub, shown, low, barred)
+
+
+def _reaching(h: CardHistory, loc: str) -> list[set[str]]:
+    """Per step of ``h``, the places whose cards then may lie at ``loc`` at the end (the
+    same in every world: moves name their places publicly)."""
+    now = {loc}
+    out: list[set[str]] = []
+    for st in reversed(h.steps):
+        out.append(set(now))
+        if st.kind == "all" and st.src != st.dst:
+            now = (now - {st.src}) | ({st.src} if st.dst in now else set())
+        elif st.kind == "move" and st.dst in now:
+            now = now | {st.src}
+    out.reverse()
+    return out
+
+
+def _denies(f: Any) -> bool:
+    """Whether ``f`` is the negation of a formula built from card atoms with ``&`` and
+    ``|`` alone: fewer cards anywhere keep it true."""
+    from kripke.formulas import And, Atom, Not, Or
+
+    def positive(g: Any) -> bool:
+        if isinstance(g, Atom):
+            return True
+        return isinstance(g, (And, Or)) and all(positive(a) for a in g.args)
+
+    return isinstance(f, Not) and positive(f.arg)
+
+
+def _conjuncts(f: Any) -> list[Any]:
+    """The conjuncts of ``f``, nested conjunctions flattened."""
+    from kripke.formulas import And
+
+    if isinstance(f, And):
+        return [g for a in f.args for g in _conjuncts(a)]
+    return [f]
+
+
+def _placed(h: CardHistory, st: Any) -> list[tuple[str, int, int]]:
+    """The card atoms ``has(L, C#j)`` among the conjuncts of a fact step (a count's
+    lower bound on one card at one location), as ``(L, C, j)``: the step shows
+    publicly that ``L`` holds at least ``j`` copies of ``C``, as a show of those copies
+    would."""
+    from kripke.formulas import Atom
+
+    if st.kind == "count":
+        if len(st.locations) == 1 and len(st.kinds) == 1 and st.lo > 0:
+            return [(st.locations[0], st.kinds[0], st.lo)]
+        return []
+    return [h.atom_cell(g) for g in _conjuncts(st.formula) if isinstance(g, Atom)]
+
+
+def _constrained_rest(h: CardHistory, st: Any, reach: set[str]) -> set[int]:
+    """The kinds a count or fact step is about, less those only its placed atoms
+    (:func:`_placed`) and its denials of places outside ``reach`` (:func:`_denies`; a
+    count's upper bound) name."""
+    from kripke.formulas import Atom
+
+    if st.kind == "count":
+        ks = set(st.kinds)
+        lower = st.lo > 0 and not _placed(h, st)
+        upper = st.hi < sum(h.deck.copies[k] for k in ks) and not reach.isdisjoint(st.locations)
+        return ks if lower or upper else set()
+    rest = [
+        g
+        for g in _conjuncts(st.formula)
+        if not isinstance(g, Atom)
+        and not (_denies(g) and all(h.atom_cell(a)[0] not in reach for a in g.atoms()))
+    ]
+    return {h.atom_cell(a)[1] for g in rest for a in g.atoms()}
 
 
 def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
@@ -1308,7 +1426,7 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         most = min(most, h.deck.copies[x] - _clean_copies(h, agent, x, within, upto=t0 + 1))
     if hidden < most:
         return False
-    mk = _marks(h, agent, x)
+    mk = _marks(h, agent, x, loc)
     return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
 
 
