@@ -256,6 +256,34 @@ try one trade of cards ``a`` never saw, and the fixed choice of which copy moved
 (:func:`games.epistemic.witness.follow_cards`) hides some (play 88: P0's 12 taken
 as the one P1 later showed).
 
+The same session, ZPY and BS-ZPY (same 2-seed command, each run from a ``git
+archive`` export with ``PYTHONPATH`` set to it, out files ``/tmp/k15/before.jsonl``
+and ``after.jsonl``):
+
+* zpy5: 86% -> 91% of 22 (2cbd6f8 -> 0969f49; median 0.006 -> 0.004 s, worst state
+  0.136 -> 0.071 s, peak 54 MiB): seed 0 play 80's ``K_P0 ~K_P1 has(P2, 5H)`` is true
+  and now shown by ``dislodged`` counting the buried kitty's partners in the worlds
+  where the hand holds each number of copies (P2 holds the 5H or the 3C, the other
+  buried; in the world where it kept the 3C no heart in the kitty can trade with the
+  5H, but there P2 does not hold it); every answer of the 19 states both runs answered
+  the same.  Still open: seed 1 play 64 (the trade would go P0 -> kitty -> another
+  hand -> P0) and seed 1 play 80 (P2 void in three suits, so only trumps trade with
+  the 2D, and P0 considers worlds where the kitty holds none);
+* bs-zpy: 87% -> 90% of 30 (0969f49 -> the same export with d5eb349's
+  ``games/epistemic/knowledge.py``, out files ``/tmp/i15_shown/before.jsonl`` and
+  ``after.jsonl``; median 0.043 -> 0.013 s CPU, worst 0.81 -> 0.041 s CPU, peak 149 ->
+  93 MiB): seed 0 play 80's ``K_P0 ~K_P1 has(P2, 10C)`` is shown by
+  :func:`~games.epistemic.knowledge.never_known`, whose marks now take a fact's placed
+  atom as a show of those copies (a true claim ``has(down, 4C)`` barred every copy of
+  every kind it named), let a denial about places the copies cannot have been at bar
+  nothing, and count the seat's own unseen cards as partners within its worlds; the
+  26 states both runs answered the same.  Still open: seed 0 play 72 (the 2D P1 showed
+  in its bid; the own-hand argument inside ``outplayed`` is not shown sound), seed 1
+  play 80 (every seat's counting exact since 629e202, but the state takes about 12 s
+  CPU at 9db8c70 after this session's counting changes, 64ee3c3-9db8c70: both
+  formulas 38 s -> 11 s under a profiler; its first formula then meets the kind
+  quotient's refusal) and seed 1 play 96 (P3's counting relaxed from play 81).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
