@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import itertools
 import math
 import os
 from collections.abc import Iterable, Sequence
@@ -80,8 +81,6 @@ _TAIL_CACHE_SIZE = 2
 _TAIL_CACHE_BYTES = 64 << 20
 
 
-#: Primes below 2**31 (products of two residues fit an int64), for exact sums by
-#: Chinese remainders (see ``_Counting._cells_sum``): 64 of them, about 1,980 bits.
 def _is_word_prime(n: int) -> bool:
     """Whether ``n < 3,215,031,751`` is prime (Miller-Rabin, bases 2, 3, 5, 7: exact there)."""
     if n < 2 or n % 2 == 0:
@@ -104,12 +103,17 @@ def _is_word_prime(n: int) -> bool:
     return True
 
 
-_PRIMES: tuple[int, ...] = tuple(
-    q for q in range(2**31 - 1, 2**31 - 10_000, -2) if _is_word_prime(q)
-)[:64]
+@functools.cache
+def _word_primes() -> tuple[int, ...]:
+    """The 64 largest primes below 2**31 (products of two residues fit an int64;
+    about 1,980 bits together), for exact sums by Chinese remainders (see
+    ``_Counting._cells_sum``); found on first use, not at import."""
+    odd = range(2**31 - 1, 2**31 - 10_000, -2)
+    return tuple(itertools.islice((q for q in odd if _is_word_prime(q)), 64))
+
 
 #: Exact read-cell sums of at least this many products (cells times terms) go
-#: through :data:`_PRIMES`; smaller ones multiply Python ints.
+#: through :func:`_word_primes`; smaller ones multiply Python ints.
 _CRT_WORK = 1 << 16
 
 #: Components with at most this many option combinations are enumerated at once.
@@ -908,66 +912,7 @@ class _Counting:
             betas[2], ls = hit
             first = 1
         else:
-            # terminal table: the free classes in closed form (see ``_mask_chain``)
-            term = zero_t.copy()
-            ls_term = 0.0
-            if self.free and not exact and La:
-                term, ls_term = self._closed_form(shape)
-            elif self.free:
-                chain = self.free_chain
-                total = sum(n for _, n in chain)
-                grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
-                v = self.s_act[:, None] - grids
-                if La:
-                    v[self.elim] = total - (v.sum(axis=0) - v[self.elim])
-                valid = np.all(v >= 0, axis=0)
-                for i in range(La):
-                    if not self.free_mask[i]:
-                        valid &= v[i] == 0
-                if not La:
-                    valid &= total == 0
-                # pools[g]: the copies still to place when class g joins (the copies of
-                # the classes before it that avoided the locations they alone reach,
-                # plus its own); rests[g]: those of them left for the narrower masks
-                pools: list[Any] = [chain[0][1]]
-                rests: list[Any] = []
-                for g in range(1, len(chain)):
-                    alone = [i for i in range(La) if chain[g - 1][0][i] and not chain[g][0][i]]
-                    rest = pools[-1] - v[alone].sum(axis=0)
-                    valid &= rest >= 0
-                    rests.append(rest)
-                    pools.append(rest + chain[g][1])
-                flat = term.reshape(-1)
-                if exact:
-                    fact = [math.factorial(i) for i in range(total + 1)]
-                    for j in np.flatnonzero(valid):
-                        den = 1
-                        for x in v[:, j]:
-                            den *= fact[int(x)]
-                        num = fact[total]
-                        if rests:
-                            num = fact[chain[0][1]]
-                            for pool in pools[1:]:
-                                num *= fact[int(pool[j])]
-                            for rest in rests:
-                                den *= fact[int(rest[j])]
-                        flat[j] = num // den
-                else:
-                    lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
-                    logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
-                    if rests:
-                        logw = lf[chain[0][1]] - lf[np.clip(v, 0, total)].sum(axis=0)
-                        for pool in pools[1:]:
-                            logw = logw + lf[np.clip(pool, 0, total)]
-                        for rest in rests:
-                            logw = logw - lf[np.clip(rest, 0, total)]
-                    if valid.any():
-                        ls_term = float(logw[valid].max())
-                        flat[valid] = np.exp(logw[valid] - ls_term)
-                term = flat.reshape(shape)
-            else:
-                idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
-                term[idx] = 1 if exact else 1.0
+            term, ls_term = self._terminal(shape, zero_t)
             betas[B], ls = self._scale(term)
             ls += ls_term
             first = B - 1
@@ -1011,6 +956,73 @@ class _Counting:
         self.log_z = (math.log(z0) + ls + self.log_fixed) if (not exact and z0 > 0) else -math.inf
         self._alphas: list[np.ndarray] | None = None
         self._zero_t = zero_t
+
+    def _terminal(self, shape: tuple[int, ...], zero_t: np.ndarray) -> tuple[np.ndarray, float]:
+        """The terminal table of the backward pass (the free classes placed, or the one
+        cell of the final sizes when none is free) and its log scale."""
+        La = self.La
+        exact = self.exact
+        # the free classes in closed form (see ``_mask_chain``)
+        term = zero_t.copy()
+        ls_term = 0.0
+        if self.free and not exact and La:
+            term, ls_term = self._closed_form(shape)
+        elif self.free:
+            chain = self.free_chain
+            total = sum(n for _, n in chain)
+            grids = np.indices(shape).reshape(La, -1) if La else np.zeros((0, 1), np.int64)
+            v = self.s_act[:, None] - grids
+            if La:
+                v[self.elim] = total - (v.sum(axis=0) - v[self.elim])
+            valid = np.all(v >= 0, axis=0)
+            for i in range(La):
+                if not self.free_mask[i]:
+                    valid &= v[i] == 0
+            if not La:
+                valid &= total == 0
+            # pools[g]: the copies still to place when class g joins (the copies of
+            # the classes before it that avoided the locations they alone reach,
+            # plus its own); rests[g]: those of them left for the narrower masks
+            pools: list[Any] = [chain[0][1]]
+            rests: list[Any] = []
+            for g in range(1, len(chain)):
+                alone = [i for i in range(La) if chain[g - 1][0][i] and not chain[g][0][i]]
+                rest = pools[-1] - v[alone].sum(axis=0)
+                valid &= rest >= 0
+                rests.append(rest)
+                pools.append(rest + chain[g][1])
+            flat = term.reshape(-1)
+            if exact:
+                fact = [math.factorial(i) for i in range(total + 1)]
+                for j in np.flatnonzero(valid):
+                    den = 1
+                    for x in v[:, j]:
+                        den *= fact[int(x)]
+                    num = fact[total]
+                    if rests:
+                        num = fact[chain[0][1]]
+                        for pool in pools[1:]:
+                            num *= fact[int(pool[j])]
+                        for rest in rests:
+                            den *= fact[int(rest[j])]
+                    flat[j] = num // den
+            else:
+                lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
+                logw = lf[total] - lf[np.clip(v, 0, total)].sum(axis=0)
+                if rests:
+                    logw = lf[chain[0][1]] - lf[np.clip(v, 0, total)].sum(axis=0)
+                    for pool in pools[1:]:
+                        logw = logw + lf[np.clip(pool, 0, total)]
+                    for rest in rests:
+                        logw = logw - lf[np.clip(rest, 0, total)]
+                if valid.any():
+                    ls_term = float(logw[valid].max())
+                    flat[valid] = np.exp(logw[valid] - ls_term)
+            term = flat.reshape(shape)
+        else:
+            idx = tuple(0 if i == self.elim else int(self.s_act[i]) for i in range(La))
+            term[idx] = 1 if exact else 1.0
+        return term, ls_term
 
     def _tail_key(self, b: int) -> tuple[Any, ...] | None:
         """What the backward table of block ``b`` depends on: the terminal table's
@@ -1258,14 +1270,15 @@ class _Counting:
         w_res: list[np.ndarray] = []
         if self.exact and len(cells) * len(w) >= _CRT_WORK:
             bound = int(np.max(np.abs(flat))) * int(np.sum(np.abs(w)))
+            primes = _word_primes()
             k = 0
             modulus = 1
-            while modulus <= 2 * bound + 1 and k < len(_PRIMES):
-                modulus *= _PRIMES[k]
+            while modulus <= 2 * bound + 1 and k < len(primes):
+                modulus *= primes[k]
                 k += 1
             if modulus > 2 * bound + 1:
-                residues = [np.asarray(flat % q, dtype=np.int64) for q in _PRIMES[:k]]
-                w_res = [np.asarray(w % q, dtype=np.int64) for q in _PRIMES[:k]]
+                residues = [np.asarray(flat % q, dtype=np.int64) for q in primes[:k]]
+                w_res = [np.asarray(w % q, dtype=np.int64) for q in primes[:k]]
         # fits[i][x]: the terms whose shift along axis i is at most x, as packed bits,
         # so that a cell's terms inside the table are an AND of one row per axis
         fits = [
@@ -1295,7 +1308,7 @@ class _Counting:
     def _crt_sums(
         residues: list[np.ndarray], w_res: list[np.ndarray], pos: np.ndarray
     ) -> np.ndarray:
-        """Exact ``sum_t w_t * flat[pos[c, t]]`` per row ``c`` from the sums modulo :data:`_PRIMES`.
+        """Exact ``sum_t w_t * flat[pos[c, t]]`` per row ``c`` from the sums modulo :func:`_word_primes`.
 
         ``residues[k]`` and ``w_res[k]`` are the table and the weights modulo
         prime ``k``; the primes' product exceeds twice the largest possible
@@ -1304,7 +1317,7 @@ class _Counting:
         out = np.zeros(len(pos), dtype=object)
         out[:] = 0
         modulus = 1
-        for res, wr, p in zip(residues, w_res, _PRIMES, strict=False):
+        for res, wr, p in zip(residues, w_res, _word_primes(), strict=False):
             sums = ((res[pos] * wr[None, :]) % p).sum(axis=1) % p
             # combine: x = out + modulus * ((sums - out) * modulus^-1 mod p)
             inv = pow(modulus % p, -1, p)
