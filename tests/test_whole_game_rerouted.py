@@ -85,10 +85,16 @@ def test_known_answer_a_card_passed_on_through_another_hand():
     assert rerouted(h, "x", atom, within="z")
     gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
     assert gk.holds("K_z ~K_x has(y, A)") is True and gk.route == "counting"
-    # once x picks up the pile z put its card on, that card may be the one x sees:
-    # the rule no longer claims (z may still have kept y's card: not decided here)
+    # x picks up the pile z put its D on: z saw y's card in the pile it picked up and
+    # kept it, so the rule follows that card by its kind and still claims
     seen = h.then(MoveAll("pile", "x", seen_by=["x"]))
-    assert not rerouted(seen, "x", atom, within="z")
+    assert holds(explicit_model(seen), "K_z ~K_x has(y, A)")
+    assert rerouted(seen, "x", atom, within="z")
+    # had z played y's card on, x would have seen it: nothing left to trade with the A
+    played_on = h.prefix(3).then(
+        Move("B", "z", "pile", seen_by=["z"]), MoveAll("pile", "x", seen_by=["x"])
+    )
+    assert not rerouted(played_on, "x", atom, within="z")
 
 
 def test_full_size_classic_bs_state_the_rules_left_open():

@@ -655,11 +655,21 @@ class GameKnowledge:
         if agent == PUBLIC or b == PUBLIC:
             return False
         if (key, knows) not in self._witnesses:
-            from games.epistemic.witness import witness_knowledge, witness_tracked
+            from games.epistemic.witness import (
+                witness_carried,
+                witness_followed,
+                witness_knowledge,
+                witness_tracked,
+            )
 
             h = self.counted
             found = witness_knowledge(h, agent, b, a, knows=knows) or (
-                knows and witness_tracked(h, agent, b, a)
+                knows
+                and (
+                    witness_tracked(h, agent, b, a)
+                    or witness_followed(h, agent, b, a)
+                    or witness_carried(h, agent, b, a)
+                )
             )
             self._witnesses[key, knows] = found
         return self._witnesses[key, knows]
@@ -1415,7 +1425,7 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         default=-1,
     )
     hidden = sum(
-        _put_down_hidden(h, i, agent, loc)
+        _put_down_hidden(h, i, agent, loc, within)
         for i in range(t0 + 1, len(steps))
         if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
     )
@@ -2054,7 +2064,7 @@ def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         if st.audience is None or within in st.audience:
             if any(_kind_hidden(h, i, q, agent, within, loc) for q in set(st.kinds) - {x}):
                 return True
-        elif _put_down_hidden(h, i, agent, loc) >= 1:
+        elif _put_down_hidden(h, i, agent, loc, within) >= 1:
             return True
     return False
 
@@ -2063,9 +2073,19 @@ def _kind_hidden(h: CardHistory, i: int, q: int, agent: str, within: str, loc: s
     """Whether the copy of kind ``q`` that step ``i`` put down (``within`` saw it) stays
     unseen by ``agent`` and away from ``agent``'s places and from ``loc`` to the end, in
     every world of ``within`` (followed through the moves that may have taken it)."""
+    return _hidden_from(h, i + 1, h.steps[i].dst, q, agent, within, loc)
+
+
+def _hidden_from(
+    h: CardHistory, start: int, place: str, q: int, agent: str, within: str, loc: str
+) -> bool:
+    """Whether a copy of kind ``q`` lying at ``place`` before step ``start`` stays unseen by
+    ``agent`` and away from ``agent``'s places and from ``loc`` to the end, in every world of
+    ``within`` (a move ``within`` did not see, or one that moved that kind, may have taken
+    it; every place it may be at is followed)."""
     mine = set(h.owns.get(agent, ()))
-    places = {h.steps[i].dst}
-    for st in h.steps[i + 1 :]:
+    places = {place}
+    for st in h.steps[start:]:
         if st.kind in ("count", "fact"):
             return False
         saw = st.audience is None or within in st.audience
@@ -2083,19 +2103,35 @@ def _kind_hidden(h: CardHistory, i: int, q: int, agent: str, within: str, loc: s
     return loc not in places
 
 
-def _put_down_hidden(h: CardHistory, i: int, agent: str, loc: str) -> int:
+def _put_down_hidden(h: CardHistory, i: int, agent: str, loc: str, within: str) -> int:
     """At least how many of the cards step ``i`` put down stay unseen by ``agent`` and away
-    from ``loc`` to the end, in every world: at most as many of them at each place as it
-    could hold, and every one that may have been seen lost."""
+    from ``loc`` to the end, in every world of ``within``: at most as many of them at each
+    place as it could hold, and every one that may have been seen lost; once all that are
+    left lie at a place whose whole content ``within`` sees (a pile it picks up, a reveal
+    to it), they are among the cards it saw there, each followed by its kind
+    (:func:`_hidden_from`), and every kind that may be lost counts against them."""
     mine = set(h.owns.get(agent, ()))
     size = h.sizes(i + 1)
     n = len(h.steps[i].kinds)
     most = {m: 0 for m in h.locations}
     most[h.steps[i].dst] = n
     lost = 0
-    for st in h.steps[i + 1 :]:
+    for u in range(i + 1, len(h.steps)):
+        st = h.steps[u]
         if st.kind in ("count", "fact"):
             return 0
+        whole = st.kind in ("all", "reveal") and (st.audience is None or within in st.audience)
+        if whole and most[st.src] and not any(c for m, c in most.items() if m != st.src):
+            if _sees(st, agent, mine) or st.kind == "all" and st.dst in mine:
+                return n - lost - most[st.src]
+            place = st.dst if st.kind == "all" else st.src
+            counts = Counter(st.content)
+            gone = sum(
+                c
+                for q, c in counts.items()
+                if not _hidden_from(h, u + 1, place, q, agent, within, loc)
+            )
+            return n - lost - min(most[st.src], gone)
         if st.kind in ("move", "all"):
             k = len(st.kinds) if st.kind == "move" else size[st.src]
             went = min(k, most[st.src])

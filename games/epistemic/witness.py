@@ -60,6 +60,10 @@ __all__ = [
     "known_at_least",
     "TRACKED_TRIES",
     "witness_rerouted",
+    "witness_followed",
+    "witness_carried",
+    "FOLLOW_HOPS",
+    "CARRIED_TRIES",
 ]
 
 
@@ -560,3 +564,273 @@ def _partner(
                 static[n][q] -= 1
                 return (m, p, n, q)
     return None
+
+
+#: Most moves :func:`witness_followed` edits to carry one card on to seat ``b``'s sight.
+FOLLOW_HOPS = 6
+
+
+def witness_followed(h: CardHistory, a: str, b: str, atom: Any) -> bool:
+    """Whether a world ``a`` considers possible was found where ``b`` knows the card atom
+    ``atom`` (``has(L, C#k)``) because every card ``L`` put down unseen by both after the
+    copies came in is one ``b`` knew lay at ``L`` and sees again later: ``True`` is a
+    proof of ``M_a K_b has(L, C#k)``, ``False`` means the world tried did not show it.
+
+    At each move out of ``L`` neither seat saw, the cards put down trade ways
+    (:func:`_ways_traded`) with cards ``L`` held that ``b`` knew were there
+    (:func:`known_at_least` of the history up to the move); each such card is then
+    carried on, one later move out of its place that ``a`` did not see at a time, until
+    ``b`` sees it (at most :data:`FOLLOW_HOPS` moves).  Had ``L`` put down a copy of ``C``
+    there, ``b`` would miss a card it saw at ``L``.  The world is kept only when it fits
+    every event, ``a`` observes in it exactly what it observes in ``h`` (the explicit
+    model's observations) and ``b`` knows the atom there (:func:`known_at_least`, or
+    ``b``'s counting, which knows only what holds in every world it keeps).
+
+    Examples
+    --------
+    w takes the E y put down and the D everybody saw; w puts a card down (the A), x picks
+    it up and puts its C down, y picks that up:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll, Reveal
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(list("ABCDEFG")), {"w": "A B", "x": "C D", "y": "E F",
+    ...                 "z": "G", "play": "", "pile": ""}, ["w", "x", "y", "z"])
+    >>> h = h.then(Move("E", "y", "pile", seen_by=["y"]), MoveAll("pile", "w", seen_by=["w"]),
+    ...            Move("D", "x", "play", seen_by=["x"]), Reveal("play"),
+    ...            MoveAll("play", "w", seen_by=["w"]), Move("A", "w", "pile", seen_by=["w"]),
+    ...            MoveAll("pile", "x", seen_by=["x"]), Move("C", "x", "pile", seen_by=["x"]),
+    ...            MoveAll("pile", "y", seen_by=["y"]))
+    >>> h.seat_counting("y").knows(Atom("has", ("w", "D")))    # w may have put the D down
+    False
+    >>> # had w put the E down and x passed it on, y would know: z cannot tell
+    >>> witness_followed(h, "z", "y", Atom("has", ("w", "D")))
+    True
+    """
+    cell = h.card_cell(atom)
+    if a == b or cell is None or cell[0] in h.owns.get(b, ()) or "#" in str(atom.args[1]):
+        return False
+    loc, x, _ = cell
+    truth = _observed(h, a)
+    world = h
+    came = max(
+        (
+            c.moves[-1] if c.moves else -1
+            for c in follow_cards(h, a, b)
+            if c.kind == x and c.at == loc
+        ),
+        default=-1,
+    )
+    for t in range(came + 1, len(h.steps)):
+        st = world.steps[t]
+        if st.kind != "move" or st.src != loc or _sees_kinds(st, a) or _sees_kinds(st, b):
+            continue
+        got = _shown_instead(world, a, b, t, x, truth)
+        if got is None:
+            return False
+        world = got
+    return _knows_there(world, a, b, atom, truth)
+
+
+def _places(h: CardHistory, cards: list[_Card], t: int) -> list[str]:
+    """Where each physical card of ``h`` (numbered as :func:`follow_cards` numbers them)
+    lay before step ``t``."""
+    out = [m for m, ks in h.initial.items() for _ in ks]
+    for i, c in enumerate(cards):
+        for u in c.moves:
+            if u < t:
+                out[i] = h.steps[u].dst
+    return out
+
+
+def _shown_instead(
+    h: CardHistory, a: str, b: str, t: int, x: int, truth: tuple[Any, ...]
+) -> CardHistory | None:
+    """``h`` where each card move ``t`` put down that ``b`` did not know lay at its source
+    trades ways with a card there that ``b`` knew of (not a copy of kind ``x``), which is
+    then carried on until ``b`` sees it, ``a`` observing ``truth`` throughout (the first
+    such card that fits is kept); ``None`` when no card fits one of them."""
+    before = h.prefix(t)
+    src = h.steps[t].src
+    known = {
+        q for q in range(len(h.deck.copies)) if q != x and known_at_least(before, b, src, q) >= 1
+    }
+    world: CardHistory | None = h
+    while world is not None:
+        cards = follow_cards(world, a, b)
+        where = _places(world, cards, t)
+        p = next(
+            (
+                p
+                for p, c in enumerate(cards)
+                if t in c.moves and c.kind not in known and not _seen_after(world, b, c, t)
+            ),
+            None,
+        )
+        if p is None:
+            return world
+        stayers = [
+            r
+            for r, c in enumerate(cards)
+            if where[r] == src and t not in c.moves and c.kind in known and c.kind != cards[p].kind
+        ]
+        world = next(
+            (w for r in stayers if (w := _carried(world, cards, a, b, r, t, p, truth)) is not None),
+            None,
+        )
+    return None
+
+
+def _carried(
+    h: CardHistory, cards: list[_Card], a: str, b: str, r: int, t: int, p: int, truth: Any
+) -> CardHistory | None:
+    """``h`` where card ``r`` goes card ``p``'s way from move ``t`` on, carried on until
+    ``b`` sees it, when ``a`` still observes ``truth``; else ``None``."""
+    kind = cards[r].kind
+    world = _ways_traded(h, cards, [(r, t, p)])
+    start = t
+    for _ in range(FOLLOW_HOPS):
+        if world is None:
+            return None
+        got = _carried_on(world, a, b, kind, start)
+        if got is True:
+            return world if _observed(world, a) == truth else None
+        if got is None:
+            return None
+        world, start = got
+    return None
+
+
+def _seen_after(h: CardHistory, b: str, card: _Card, t: int) -> bool:
+    """Whether seat ``b`` sees ``card`` after step ``t`` (a move of it in ``b``'s audience or
+    to a place of ``b``'s, a reveal of its place to ``b``)."""
+    mine = set(h.owns.get(b, ()))
+    place = h.steps[t].dst
+    for u in range(t + 1, len(h.steps)):
+        st = h.steps[u]
+        if place in mine or st.kind == "reveal" and st.src == place and _sees_kinds(st, b):
+            return True
+        if u in card.moves:
+            if _sees_kinds(st, b):
+                return True
+            place = st.dst
+    return place in mine
+
+
+def _carried_on(h: CardHistory, a: str, b: str, kind: int, t: int) -> Any:
+    """The card of kind ``kind`` that move ``t`` put down (no copies), followed: ``True``
+    when ``b`` sees it later (a move or reveal in its audience, a place of ``b``'s), else
+    ``h`` with the next move out of its place that ``a`` did not see carrying it (it trades
+    ways with a card put down there) and that move's step; ``None`` when there is none."""
+    cards = follow_cards(h, a, b)
+    mine = set(h.owns.get(b, ()))
+    found = [i for i, c in enumerate(cards) if c.kind == kind and t in c.moves]
+    if len(found) != 1:
+        return None
+    r = found[0]
+    place = h.steps[t].dst
+    for u in range(t + 1, len(h.steps)):
+        st = h.steps[u]
+        if place in mine:
+            return True
+        if st.kind == "reveal" and st.src == place and _sees_kinds(st, b):
+            return True
+        if st.kind not in ("move", "all") or st.src != place:
+            continue
+        if u in cards[r].moves:
+            if _sees_kinds(st, b):
+                return True
+            place = st.dst
+            continue
+        if st.kind == "all" or _sees_kinds(st, a):
+            continue
+        p = next((p for p, c in enumerate(cards) if u in c.moves and c.kind != kind), None)
+        if p is None:
+            return None
+        world = _ways_traded(h, cards, [(r, u, p)])
+        return None if world is None else (world, u)
+    return True if place in mine else None
+
+
+#: Most candidate worlds :func:`witness_carried` checks in full (each replays the history
+#: for ``a``'s observations and counts ``b``'s knowledge).
+CARRIED_TRIES = 8
+
+
+def witness_carried(h: CardHistory, a: str, b: str, atom: Any) -> bool:
+    """Whether a world ``a`` considers possible was found where ``b`` knows the card atom
+    ``atom`` (``has(L, C)``) because ``b`` itself carried the card to ``L``: ``True`` is a
+    proof of ``M_a K_b has(L, C)``, ``False`` means none of the worlds tried showed it.
+
+    A copy of ``C`` at ``L`` trades ways (:func:`_ways_traded`) with a card ``L`` put down
+    after the copy came in, at a move ``a`` did not see, that later came into a place of
+    ``b``'s; from there it trades ways again with a card ``b``'s place put down, unseen by
+    ``a``, that lies at ``L`` now.  ``b`` saw the copy come in and go out to ``L``.  A world
+    is kept only when it fits every event, ``a`` observes in it exactly what it observes
+    in ``h`` (the explicit model's observations), the copy is at ``L`` and ``b`` knows it
+    there (:func:`known_at_least`, or ``b``'s counting, which knows only what holds in
+    every world it keeps); at most :data:`CARRIED_TRIES` worlds are checked.
+    """
+    cell = h.card_cell(atom)
+    if a == b or cell is None or "#" in str(atom.args[1]):
+        return False
+    loc, x, _ = cell
+    mine = set(h.owns.get(b, ()))
+    if loc in mine:
+        return False
+    truth: tuple[Any, ...] | None = None
+    cards = follow_cards(h, a, b)
+    steps = h.steps
+    tries = 0
+    for ci in (i for i, c in enumerate(cards) if c.kind == x and c.at == loc):
+        came = cards[ci].moves[-1] if cards[ci].moves else -1
+        for t1 in range(came + 1, len(steps)):
+            st = steps[t1]
+            if st.kind != "move" or st.src != loc or _sees_kinds(st, a):
+                continue
+            for p in (p for p, c in enumerate(cards) if t1 in c.moves and c.kind != x):
+                arrive = next((u for u in cards[p].moves if u > t1 and steps[u].dst in mine), None)
+                if arrive is None:
+                    continue
+                first = _ways_traded(h, cards, [(ci, t1, p)])
+                if first is None:
+                    continue
+                for world in _carried_back(first, a, b, ci, arrive, loc, x):
+                    if tries >= CARRIED_TRIES:
+                        return False
+                    tries += 1
+                    truth = truth or _observed(h, a)
+                    if _knows_there(world, a, b, atom, truth):
+                        return True
+    return False
+
+
+def _carried_back(h: CardHistory, a: str, b: str, ci: int, arrive: int, loc: str, x: int) -> Any:
+    """The worlds where card ``ci``, at a place of ``b``'s after step ``arrive``, trades
+    ways with a card put down from there unseen by ``a`` that lies at ``loc`` now."""
+    cards = follow_cards(h, a, b)
+    place = h.steps[arrive].dst
+    for t2 in range(arrive + 1, len(h.steps)):
+        st = h.steps[t2]
+        if _places(h, cards, t2)[ci] != place:
+            return
+        if st.kind != "move" or st.src != place or _sees_kinds(st, a) or t2 in cards[ci].moves:
+            continue
+        for p in (p for p, c in enumerate(cards) if t2 in c.moves and c.at == loc and c.kind != x):
+            world = _ways_traded(h, cards, [(ci, t2, p)])
+            if world is not None:
+                yield world
+
+
+def _knows_there(world: CardHistory, a: str, b: str, atom: Any, truth: tuple[Any, ...]) -> bool:
+    """Whether ``world`` is one of ``a``'s worlds (``a`` observes ``truth`` there) where ``b``
+    knows the card atom ``atom`` (:func:`known_at_least`, or ``b``'s counting)."""
+    if not world._holds_now(atom) or _observed(world, a) != truth:
+        return False
+    loc, x, j = world.atom_cell(atom)
+    if known_at_least(world, b, loc, x) >= j:
+        return True
+    try:
+        return bool(world.seat_counting(b).knows(atom))
+    except (GameError, SizeLimitError):
+        return False
