@@ -17,6 +17,13 @@ so that ``b`` can pin the others at ``L``) or where ``b`` surely does not (the
 copies ``b`` holds go elsewhere).  A world found is a proof (``M_a K_b`` or
 ``M_a ~K_b``), no world found proves nothing.
 
+Cards that moved can trade *ways* instead (:func:`_ways_traded`: from a move on, a card
+put down and one that stayed each go the other's way).  :func:`witness_followed` lets
+the cards ``L`` put down, unseen by ``a`` and ``b``, be ones ``b`` knew lay at ``L`` and
+carries them on until ``b`` sees them again; :func:`witness_carried` routes the card
+itself through a place of ``b``'s and back to ``L``.  Each such world is kept only when
+``a`` observes exactly what it observes in the true history.
+
 Examples
 --------
 x holds A and B and puts one card on z's heap without looking (it was the B):
