@@ -459,14 +459,16 @@ def only(indices: list[int], seed: int, baseline: str | None, repeat: int) -> No
 
 #: Each ablation: (name, [(text in the solver's source, its replacement)]).
 ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("no move ordering", [("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
+    ("no move ordering", [("            if len(reps) > 1 and not (lo > 0 and takes(hands, leader, pos, led, wcard, wseat, mine)):\n"
                            "                k = beaten",
                            "            if False:\n                k = beaten"),
                           ("            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):\n"
                            "                cards = follow_order",
                            "            if False:\n                cards = follow_order"),
-                          ("        if len(cards) < 2:\n            return cards",
-                           "        if True:\n            return cards"),
+                          ("        wsuit = wcard >> 3\n        win_mode = lo > 0\n",
+                           "        return [c for i in (0, 1, 2, 3) if (h >> (8 * i)) & 0xFF\n"
+                           "                for c in low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | ((h >> (8 * i)) & 0xFF)]]\n"
+                           "        wsuit = wcard >> 3\n        win_mode = lo > 0\n"),
                           ("        if len(cards) > 1:\n            if lo > 0 and not chooser:",
                            "        if False:\n            if lo > 0 and not chooser:")]),
     ("no trump-trick bounds", [("        if has_trump and (allc >> tshift) & 0xFF:\n",
@@ -497,7 +499,7 @@ ABLATIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("no guarded-suits entries rule", [("        if total > rem and held1:\n", "        if False:\n")]),
     ("no trumps-and-masters bound", [("                sure, mrel = trumps_and_masters(hands, allc, leader)\n",
                                       "                sure, mrel = 0, 0\n")]),
-    ("no suit game", [("        if lo <= _SUIT_GAME_MOST and not side_bits >> leader & 1:\n",
+    ("no suit game", [("        if lo <= _SUIT_GAME_MOST and rem <= _SUIT_GAME_TRICKS and not side_bits >> leader & 1:\n",
                        "        if False:\n")]),
     ("no table of the bounds' answers", [("                if bkey in bounds:\n", "                if False:\n")]),
     ("no fresh frame-stack chunk", [("        deep = pos.remaining_tricks * self.players >= _ROOM_MIN_CARDS\n",

@@ -78,7 +78,12 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   the side's masters.  It proves the side's one trick from aces in side suits
   while the others hold trumps (a trick no other bound found: seed 7 position 20
   of the benchmark, 57 -> 6 ms).  Each question may search at most
-  ``_SUIT_GAME_BUDGET`` positions of the suit game (no answer beyond);
+  ``_SUIT_GAME_BUDGET`` positions of the suit game (no answer beyond), and it is
+  asked only with at most ``_SUIT_GAME_TRICKS`` (5) tricks left: with more, its
+  searches cost more than the search calls they saved (on ten of the benchmark's
+  slowest positions, where it played 9,000-37,000 suit-game cards a position, 10%
+  of the machine instructions, 3,756 -> 3,367 million; seed 7 position 20 takes
+  5,065 search calls instead of 858 then, still far from the slowest);
 * the answers of the bounds that read only the suit lengths and the side's cards
   (the side's trumps and masters, the guarded suits, the suit game) kept in a
   table of their own, keyed on every hand's suit lengths, the leader, the goal and
@@ -92,16 +97,22 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   depend on;
 * a trick whose best card nobody still to play can beat settles at once a
   goal that only needs to know who wins it;
-* move ordering: a card nobody after can beat, then the cheapest winning card,
-  then low losers -- low first when a later seat of the other team holds only
+* move ordering: a card no opponent after can beat, then the cheapest winning
+  card, then low losers -- low first when a later seat of the other team holds only
   cards above every card of the seat's in the suit (it overtakes whatever is
-  played); the highest losing card when losing is the aim; the side cashes top
-  cards first and discards from its longest suit first (seed 5 position 314 of the
-  benchmark, 85 -> 65 ms), the others lead first what the side cannot win: a suit
-  where it holds no card above the lead, or where a seat playing after it holds a
-  card above its best or can ruff (seed 5 position 326, the lead of a ten through
-  the side's singleton queen to the king and ace behind it, 12,193 -> 2,894 search
-  calls);
+  played); low cards first when the seat's team takes the trick whatever it plays
+  (a partner wins it and no opponent after can beat that card, or only partners
+  play after and one of them can), else a partner's winning card is overtaken as an
+  opponent's would be; the highest losing card when losing is the aim; the side
+  cashes top cards first and discards from its longest suit first (seed 5 position
+  314 of the benchmark, 85 -> 65 ms), the others lead first what the side cannot
+  win: a plain suit where it holds no card above the lead, or where a seat playing
+  after it holds a card above its best or can ruff, then such trump leads (seed 5
+  position 326, the lead of a ten through the side's singleton queen to the king and
+  ace behind it, 12,193 -> 2,894 search calls; seed 1 position 327, a plain lead
+  before the others' trumps, 10,174 -> 4,119; seed 2 position 487, the jack of trumps
+  second hand after the side's lead rather than the ace that nobody after could beat,
+  since only partners play after, 10,859 -> 3,330);
 * the last trick evaluated directly, and the last seat of a trick played by a
   function of its own (no decided-trick test);
 * for the most tricks, null-window tests from a guess (the side's top cards
@@ -737,6 +748,10 @@ _SUIT_GAME_BUDGET = 1000
 #: The suit game is asked for at most this many tricks: for more it rarely settles
 #: what the search does not, and its failures cost more than it saves.
 _SUIT_GAME_MOST = 2
+#: The suit game is asked only with at most this many tricks left: with more, its
+#: searches (a few thousand positions of the suit game for a hard 8-card position)
+#: cost more than the search calls they save.
+_SUIT_GAME_TRICKS = 5
 
 
 def _make_search(
@@ -1423,7 +1438,7 @@ def _make_search(
                 sure, mrel = masters(hands, allc, rem, lo, leader)
                 if lo <= sure:
                     return mrel
-        if lo <= _SUIT_GAME_MOST and not side_bits >> leader & 1:
+        if lo <= _SUIT_GAME_MOST and rem <= _SUIT_GAME_TRICKS and not side_bits >> leader & 1:
             # the suit game, where the bounds above did not settle it
             ok, srel = suit_game(hands, allc, rem, leader, lo)
             if ok:
@@ -1692,7 +1707,7 @@ def _make_search(
                     if not deny and ss and (((after >> s8) & 0xFF) > ss or ruffs >> s8 & 1):
                         deny = True  # a card after the side's beats its best
                     top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
-                    keyed.append(((128 if deny else 0) | (64 if top else 0) | (c & 7)) << 5 | c)
+                    keyed.append(((256 if deny else 0) | (0 if s8 == tshift else 128) | (64 if top else 0) | (c & 7)) << 5 | c)
                 keyed.sort(reverse=True)
             elif lo > 0:
                 # cash the top card of each suit first, then high to low
@@ -1796,7 +1811,9 @@ def _make_search(
             cards: Sequence[int] = reps
             # the suits with a run of more than one card that one card stands for
             suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
-            if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
+            # low first when the side plays for tricks and the trick is the seat's
+            # team's whatever it plays
+            if len(reps) > 1 and not (lo > 0 and takes(hands, leader, pos, led, wcard, wseat, mine)):
                 k = beaten(reps, led, wcard)
                 if lo > 0 and k < len(reps):
                     # a card nobody still to play can beat first (the lowest such),
@@ -1806,13 +1823,15 @@ def _make_search(
                     forced = False  # a later seat of the other team holds only higher cards
                     for i in range(pos + 1, n):
                         q = seat_at[leader][i]
+                        if (side_bits >> q & 1) == mine:
+                            continue  # a partner's card takes nothing from the team
                         hq = hands[q]
                         later |= hq
                         hs = (hq >> sh) & 0xFF
                         if not hs:
                             if hq & tmask:
                                 ruff = True
-                        elif (side_bits >> q & 1) != mine and (hs & -hs) << sh > 1 << reps[-1]:
+                        elif (hs & -hs) << sh > 1 << reps[-1]:
                             forced = True
                     cards = reps[k:] + reps[:k]
                     if forced:
@@ -1826,7 +1845,8 @@ def _make_search(
                 else:
                     cards = follow_order(reps, k, lo)
         else:
-            cards = discards(hands, leader, pos, led, wcard, wseat, h, allc, lo, mine)
+            held = lo > 0 and h & (h - 1) > 0 and takes(hands, leader, pos, led, wcard, wseat, mine)
+            cards = discards(hands, leader, pos, led, wcard, wseat, h, allc, lo, mine, held)
             suits = suit_shifts if len(cards) < h.bit_count() else ()
         nxt = pos + 1
         acc = 0
@@ -1852,6 +1872,40 @@ def _make_search(
             acc |= crel
             skip |= skip_below[((crel >> (c & 24)) & 0xFF) << 3 | (c & 7)] << (c & 24)
         return not chooser, run_rel(acc, h, allc, suits)
+
+    def takes(
+        hands: list[int], leader: int, pos: int, led: int, wcard: int, wseat: int, mine: int
+    ) -> bool:
+        """Whether the team ``mine`` takes the trick whatever the ``pos``-th card is: it
+        wins so far and no opponent still to play can beat the winning card ``wcard``, or
+        only partners play after and one of them can."""
+        lsh = 8 * led
+        # ranks over the winner's, in the led suit or (a ruff) in trumps
+        above = 0xFF ^ ((2 << (wcard & 7)) - 1)
+        follow = wcard >> 3 == led
+        if (side_bits >> wseat & 1) == mine:
+            for i in range(pos + 1, n):
+                q = seat_at[leader][i]
+                if (side_bits >> q & 1) != mine:
+                    hq = hands[q]
+                    if follow:
+                        if (hq >> lsh) & above or (not (hq >> lsh) & 0xFF and hq & tmask):
+                            return False
+                    elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+                        return False
+            return True
+        beat = False
+        for i in range(pos + 1, n):
+            q = seat_at[leader][i]
+            if (side_bits >> q & 1) != mine:
+                return False
+            hq = hands[q]
+            if follow:
+                if (hq >> lsh) & above or (not (hq >> lsh) & 0xFF and hq & tmask):
+                    beat = True
+            elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+                beat = True
+        return beat
 
     def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
         """How many of the cards ``reps`` of the led suit (ascending) lose to the
@@ -1883,33 +1937,37 @@ def _make_search(
         allc: int,
         lo: int,
         mine: int,
+        held: bool,
     ) -> list[int]:
-        """The cards of a seat that cannot follow suit, one per run, ordered."""
-        cards: list[int] = []
-        for i in (0, 1, 2, 3):
-            hs = (h >> (8 * i)) & 0xFF
-            if hs:
-                cards.extend(low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs])
-        if len(cards) < 2:
-            return cards
+        """The cards of a seat that cannot follow suit, one per run, ordered (``held``:
+        the trick is the seat's team's, whatever the opponents still to play do).
+
+        Each card is keyed ``rank key << 5 | card`` suit by suit.  The seat holds no
+        card of the led suit, so only a trump can beat the winning card (one of the
+        led suit, or a lower trump)."""
         wsuit = wcard >> 3
         win_mode = lo > 0
-        good_team = mine if win_mode else 1 - mine
-        good_now = (side_bits >> wseat & 1) == good_team
-        keyed = []
+        good_now = held if win_mode else (side_bits >> wseat & 1) != mine
+        keyed: list[int] = []
         if win_mode and not good_now:
-            # cheapest winner first, then low losers
-            for c in cards:
-                cs = c >> 3
-                beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                if beats or not mine:
-                    keyed.append(
-                        ((0 if beats else 32) | (16 if cs == tsuit else 0) | (c & 7)) << 5 | c
-                    )
-                else:
-                    # the side's losing cards from its longest suit first, low to high
-                    short = 8 - ((h >> (c & 24)) & 0xFF).bit_count()
-                    keyed.append((32 + (short << 3) + (c & 7)) << 5 | c)
+            # cheapest winner first, then low losers; the side's losing cards from its
+            # longest suit first, low to high
+            for i in (0, 1, 2, 3):
+                hs = (h >> (8 * i)) & 0xFF
+                if hs:
+                    reps = low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs]
+                    base = 32 + ((8 - hs.bit_count()) << 3) if mine else 32 | (16 if i == tsuit else 0)
+                    if i == tsuit:
+                        for c in reps:
+                            if wsuit != tsuit or c > wcard:  # a ruff that beats the winner
+                                keyed.append((16 | (c & 7)) << 5 | c)
+                            else:
+                                keyed.append((base + (c & 7)) << 5 | c)
+                    else:
+                        for c in reps:
+                            keyed.append((base + (c & 7)) << 5 | c)
+            if len(keyed) < 2:
+                return [k & 31 for k in keyed]
             keyed.sort()
             if keyed[0] < 32 << 5 and pos < n - 1:
                 # a trump nobody still to play can overruff first
@@ -1927,14 +1985,27 @@ def _make_search(
                             keyed.insert(0, keyed.pop(i))
                         break
         elif win_mode:
-            keyed = [((c & 7) | (8 if (c >> 3) == tsuit else 0)) << 5 | c for c in cards]
+            # low cards first, trumps last
+            for i in (0, 1, 2, 3):
+                hs = (h >> (8 * i)) & 0xFF
+                if hs:
+                    base = 8 if i == tsuit else 0
+                    for c in low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs]:
+                        keyed.append((base | (c & 7)) << 5 | c)
             keyed.sort()
         else:
             # get rid of the highest card that loses, then the rest
-            for c in cards:
-                cs = c >> 3
-                beats = (cs == wsuit and c > wcard) or (cs == tsuit and wsuit != tsuit)
-                keyed.append(((0 if beats else 32) | (0 if cs == tsuit else 16) | (c & 7)) << 5 | c)
+            for i in (0, 1, 2, 3):
+                hs = (h >> (8 * i)) & 0xFF
+                if hs:
+                    reps = low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs]
+                    if i == tsuit:
+                        for c in reps:
+                            beats = wsuit != tsuit or c > wcard
+                            keyed.append(((0 if beats else 32) | (c & 7)) << 5 | c)
+                    else:
+                        for c in reps:
+                            keyed.append((48 | (c & 7)) << 5 | c)
             keyed.sort(reverse=True)
         return [k & 31 for k in keyed]
 
@@ -1965,7 +2036,8 @@ def _make_search(
             if len(reps) > 1 and not (lo > 0 and (side_bits >> wseat & 1) == mine):
                 cards = follow_order(reps, beaten(reps, led, wcard), lo)
         else:
-            cards = discards(hands, leader, n - 1, led, wcard, wseat, h, allc, lo, mine)
+            held = lo > 0 and (side_bits >> wseat & 1) == mine
+            cards = discards(hands, leader, n - 1, led, wcard, wseat, h, allc, lo, mine, held)
             suits = suit_shifts if len(cards) < h.bit_count() else ()
         acc = 0
         skip = 0
