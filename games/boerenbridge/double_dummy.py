@@ -126,18 +126,19 @@ the side's cards are OR nodes, the others' AND nodes.  It uses
   depending on how deep the caller's stack happened to be).
 
 Speed (``python benchmarks/double_dummy.py --target --positions 500 --seed S
---baseline 256ebfd``, seeds 1-8, on a machine shared with other work, load 4.5-5.1 on 2
+--baseline 256ebfd``, seeds 1-8, on a machine shared with other work, load 5-9 on 2
 cores): one seat's most tricks in a full 8-card, 4-hand position (32 cards) take
-4.4-5.9 ms of CPU on average (256ebfd in the same runs: 5.2-7.2 ms), within the goal of
+4.0-5.0 ms of CPU on average (256ebfd in the same runs: 5.2-7.1 ms), within the goal of
 a mean of at most 10 ms.  The hardest of the 500 positions (the least CPU time of 4
-runs) takes 37.9, 49.9, 35.5, 40.2, 50.9, 45.2, 41.5 and 48.8 ms on seeds 1-8 (256ebfd:
-64.2, 55.0, 45.9, 101.6, 104.0, 123.7, 120.6 and 76.0 ms): within the goal of at most
-50 ms on every seed but seed 5.  Its position 314 is the hardest left (52.7 ms against
-66.8 ms for the solver before the table of the bounds' answers and the lead order
-through the side, in turn on the same machine; 14,472 search calls against 15,917): no
-trump, the side's one trick from its clubs, which the others cannot stop only because
-they lack the entries to lead the suits the side is void in; no bound here counts
-entries, and the search proves it trick by trick.
+runs) takes 41.0, 30.8, 39.5, 42.6, 69.0, 31.4, 41.9 and 50.1 ms on seeds 1-8 (256ebfd:
+79.1, 57.0, 57.8, 105.3, 123.0, 169.9, 115.2 and 54.7 ms); so loaded a machine inflates
+both, and the figures that do not depend on the load are in the benchmark's notes
+(search calls over the 4,000 positions 6% fewer than before the lead and follow orders
+above, the machine instructions of ten of the slowest positions 23% fewer).  Seed 5
+position 314 is the hardest left (47-48 ms on a quiet machine): no trump, the side's one
+trick from its clubs, which the others cannot stop only because they lack the entries to
+lead the suits the side is void in; no bound here counts entries, and the search proves
+it trick by trick in 14,472 search calls.
 
 Examples
 --------
