@@ -771,16 +771,37 @@ class _KindPass:
         st = self.steps[t]
         if t in self.intro:
             states = self._introduce(t, states)
+        # the named kinds whose placement event t can make unviable (a kind it leaves
+        # where it was and does not mention stays viable): those it mentions or names,
+        # and when it moves or reveals unseen cards, those with copies at either end
+        v = self.viable
+        some = [self.pos[k] for k in {*st.kinds, *self.intro.get(t, ())} if k in v]
+        ends = (
+            (self.li[st.src], self.li[st.dst] if st.dst else self.li[st.src])
+            if st.kind in ("all", "reveal") or (st.kind == "move" and st.audience is not None)
+            else None
+        )
         for s in states:
             for s2 in self._branch(t, st, s):
-                if self._alive(t + 1, s2) and (keep is None or keep(t + 1, s2)):
+                if self._alive(t + 1, s2, some, ends) and (keep is None or keep(t + 1, s2)):
                     self._save(out, s2, f"event {st.index}")
         return list(out)
 
-    def _alive(self, t: int, s: KState) -> bool:
-        """Whether every named kind of ``s`` (at time ``t``) is at a viable placement."""
-        v = self.viable
-        return all(ty[0] in v[k][t] for k, ty in zip(self.named, s[0], strict=False) if k in v)
+    def _alive(self, t: int, s: KState, some: Sequence[int], ends: Any) -> bool:
+        """Whether the named kinds at positions ``some`` of ``s`` (at time ``t``), and with
+        ``ends = (x, y)`` every named kind with copies at ``x`` or ``y``, are at viable
+        placements."""
+        v, named, ks = self.viable, s[0], self.named
+        if not all(named[j][0] in v[ks[j]][t] for j in some if j < len(named)):
+            return False
+        if ends is None:
+            return True
+        x, y = ends
+        return all(
+            ty[0] in v[k][t]
+            for k, ty in zip(ks, named, strict=False)
+            if (ty[0][x] or ty[0][y]) and k in v
+        )
 
     def _branch(self, t: int, st: _Step, s: KState) -> Iterator[KState]:
         li = self.li
