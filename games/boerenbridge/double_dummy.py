@@ -808,6 +808,20 @@ def _make_search(
     width = 8 * n
     spread = sum(1 << (8 * i) for i in range(n))  # an 8-bit field once for each seat
     seat_at = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
+    # the seats after the ``pos``-th card of a trick led by ``lead`` of the other team
+    # than ``mine`` and of its own, at ``(lead * n + pos) << 1 | mine``
+    opponents_after = tuple(
+        tuple(q for q in seat_at[lead][pos + 1 :] if (side_bits >> q & 1) != mine)
+        for lead in range(n)
+        for pos in range(n)
+        for mine in (0, 1)
+    )
+    partners_after = tuple(
+        tuple(q for q in seat_at[lead][pos + 1 :] if (side_bits >> q & 1) == mine)
+        for lead in range(n)
+        for pos in range(n)
+        for mine in (0, 1)
+    )
     others_of = tuple(tuple(q for q in range(n) if q != p) for p in range(n))
     suit_shifts = (0, 8, 16, 24)
     SURE = 256  # the trump game's answer bit, above its eight trump bits
@@ -1884,29 +1898,26 @@ def _make_search(
         # ranks over the winner's, in the led suit or (a ruff) in trumps
         above = 0xFF ^ ((2 << (wcard & 7)) - 1)
         follow = wcard >> 3 == led
+        k = (leader * n + pos) << 1 | mine
         if (side_bits >> wseat & 1) == mine:
-            for i in range(pos + 1, n):
-                q = seat_at[leader][i]
-                if (side_bits >> q & 1) != mine:
-                    hq = hands[q]
-                    if follow:
-                        if (hq >> lsh) & above or (not (hq >> lsh) & 0xFF and hq & tmask):
-                            return False
-                    elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+            for q in opponents_after[k]:
+                hq = hands[q]
+                if follow:
+                    if (hq >> lsh) & above or (not (hq >> lsh) & 0xFF and hq & tmask):
                         return False
+                elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
+                    return False
             return True
-        beat = False
-        for i in range(pos + 1, n):
-            q = seat_at[leader][i]
-            if (side_bits >> q & 1) != mine:
-                return False
+        if opponents_after[k]:
+            return False
+        for q in partners_after[k]:
             hq = hands[q]
             if follow:
                 if (hq >> lsh) & above or (not (hq >> lsh) & 0xFF and hq & tmask):
-                    beat = True
+                    return True
             elif not (hq >> lsh) & 0xFF and (hq >> tshift) & above:
-                beat = True
-        return beat
+                return True
+        return False
 
     def beaten(reps: Sequence[int], led: int, wcard: int) -> int:
         """How many of the cards ``reps`` of the led suit (ascending) lose to the
