@@ -178,9 +178,16 @@ def _viable(
         w[b] += r
         return tuple(w)
 
+    done: dict[Any, list[frozenset[tuple[int, ...]]]] = {}
     for k in kinds:
         copies = h.deck.copies[k]
         if comb(copies + nloc - 1, nloc - 1) > MAX_PLACEMENTS:
+            continue
+        # two kinds of as many copies that the events name as often at the same times
+        # have the same viable placements
+        sig = (copies, tuple((t, n) for t, st in enumerate(steps) if (n := _named_by(st, k))))
+        if sig in done:
+            out[k] = done[sig]
             continue
         cur = frozenset(_compositions(copies, list(sizes[-1])))
         fs = [cur]
@@ -223,8 +230,18 @@ def _viable(
             cur = prev  # type: ignore[assignment]
             fs.append(cur)
         fs.reverse()
-        out[k] = fs
+        out[k] = done[sig] = fs
     return out
+
+
+def _named_by(st: _Step, k: int) -> int:
+    """How many copies of kind ``k`` step ``st`` names in a way :func:`_viable` reads
+    (moved face up, shown or held publicly, counted); 0 for none."""
+    if st.kind in ("all", "reveal") and st.audience is None:
+        return st.content.count(k)
+    if (st.kind in ("move", "show") and st.audience is None) or st.kind == "count":
+        return st.kinds.count(k)
+    return 0
 
 
 def _runs(st: _Step, k: int, v: tuple[int, ...], li: dict[str, int]) -> Iterator[tuple[int, ...]]:
@@ -558,6 +575,19 @@ class _KindPass:
                 ):
                     ways.append(comp)
             opts.append(ways)
+        rooms = [self.size0[x] for x in free]
+        spread = 1
+        for ways in opts:
+            spread *= len(ways)
+        if spread > SPREAD_FACTOR * self.limit:
+            from kripke.errors import SizeLimitError
+
+            raise SizeLimitError(
+                f"the kind quotient would spread its {len(self.eager)} named kinds over the "
+                f"hands in up to {spread:.2g} ways (each at the placements its later public "
+                f"events leave, sizes ignored; more than {SPREAD_FACTOR:,} x {self.limit:,} "
+                f"states); name fewer cards or use a shorter history"
+            )
         # at a few times, the fewest and most copies each named kind (dealt each way)
         # can have in each location: a deal whose kinds cannot fill the locations
         # (the anonymous cards filling any gap) or overfill one then is cut early
@@ -641,19 +671,6 @@ class _KindPass:
                 for i in range(len(free)):
                     left[i] += comp[i]
 
-        rooms = [self.size0[x] for x in free]
-        spread = 1
-        for ways in opts:
-            spread *= len(ways)
-        if spread > SPREAD_FACTOR * self.limit:
-            from kripke.errors import SizeLimitError
-
-            raise SizeLimitError(
-                f"the kind quotient would spread its {len(self.eager)} named kinds over the "
-                f"hands in up to {spread:.2g} ways (each at the placements its later public "
-                f"events leave, sizes ignored; more than {SPREAD_FACTOR:,} x {self.limit:,} "
-                f"states); name fewer cards or use a shorter history"
-            )
         rec_named(0, rooms)
         return list(out)
 
