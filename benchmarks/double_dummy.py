@@ -206,8 +206,15 @@ from a fresh solver each, less the count of the same script solving none).  Over
 million suit-game cards.  Instructions of the whole solves, 2cbd6f8 -> defd284: ten of
 the slowest positions (seed 6 position 458, 5 474, 7 219, 8 61, 5 59, 7 271, 1 142, 3
 380, 2 487, 4 185) 4,205 -> 3,230 million (-23%); seed 5 position 314, 1 327, 8 38 and
-4 277 together 1,755 -> 1,554 million (-11%).  Search calls and suit-game cards of the
-slowest positions (``--only``):
+4 277 together 1,755 -> 1,554 million (-11%).  The count of a single position moves by
+up to 5% between runs (seed 4 position 185 at defd284: 398 and 417 million), so
+position by position only larger changes show, and the gains are uneven: seed 1
+position 142 403 -> 376 million; seed 4 position 185 (383), seed 7 position 219 (431 ->
+439), seed 3 position 329 (333 -> 340) and seed 8 position 38 (442 -> 436) about as
+before, with about the same search calls (the follow rule's test of the seats after
+costs 2-3% of the bytecode operations of a solve); seed 3 position 497 293 -> 352
+(7,194 -> 8,900 calls) is slower.  Search calls and suit-game cards of the slowest
+positions (``--only``):
 
 ============  ==============  ==============  ==================  ==================
 position      calls, 2cbd6f8  calls, defd284  suit game, 2cbd6f8  suit game, defd284
