@@ -272,7 +272,7 @@ def test_a_structure_too_wide_answers_on_the_quotient(seed):
     state = random_point(SHORT_GAMES["classic"](), seed, max_plays=6)
     rng = random.Random(seed)
     h = state.card_history()
-    full = GameKnowledge(h, counting_first=False)
+    full = GameKnowledge(h, counting_first=False, quotient_width=10**9)  # the structure
     narrow = GameKnowledge(h, max_width=1, counting_first=False)
     for _ in range(8):
         f = random_formula(rng, h, 2)

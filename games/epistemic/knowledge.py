@@ -49,6 +49,7 @@ __all__ = [
     "seat_aliases",
     "QUOTIENT_FIRST_WIDTH",
     "MANY_CARDS",
+    "MANY_CARDS_WIDTH",
     "KIND_STATES",
     "PUBLIC",
     "RELAXED_COUNT_BYTES",
@@ -62,14 +63,26 @@ __all__ = [
 
 #: Estimated law width (:func:`~games.epistemic.symbolic.law_width`) above which
 #: truth queries on a deck without copies ask the card-symmetry quotient before
-#: building the knowledge structure.  Measured on 52-card classic BS (4 seats,
-#: ``K_a ~K_b has(c, X)``): the deal alone is 2,744 wide and builds in 1-2 s;
-#: after one face-down play of one card (5,488) the structure takes 8-12 s,
-#: after two (16,464) more than 20 s, while the quotient answers each of these
-#: states in 0.02-0.04 s.  The bound sits just above one face-down play: there a
-#: claim's formula (all copies of a rank, every seat) took the local quotient
-#: minutes, the structure about 1 s.
-QUOTIENT_FIRST_WIDTH = 6_000
+#: building the knowledge structure: 0, every state.  Measured on 52-card classic
+#: BS, random formulas of modal depth 2 (``tests.test_epistemic.random_formula``)
+#: at the first states of random playouts (the deal and 2, 4, 6 actions, 12
+#: seeds, three formulas a state; 42 states, 126 formulas): with the quotient
+#: first every formula was answered, each within 0.018 s CPU, the same answers;
+#: with the structure first (width up to 6,000) 21 of the 42 states ran out of
+#: a 40 s budget and the others took up to 1.8 s a formula (``E`` or ``C`` over
+#: four seats at the deal: 10-60 s).  Formulas naming more than
+#: :data:`MANY_CARDS` cards keep the structure first up to
+#: :data:`MANY_CARDS_WIDTH`.
+QUOTIENT_FIRST_WIDTH = 0
+
+#: The width above which a formula naming more than :data:`MANY_CARDS` cards asks
+#: the quotient before the structure (when exact counting does not decide it): the
+#: quotient tracks every named card one by one.  The deal of 52-card classic BS is
+#: 2,744 wide and builds in 1-2 s; after one face-down play of one card (5,488)
+#: the structure takes 8-12 s, after two (16,464) more than 20 s.  The bound sits
+#: just above one face-down play: there a claim's formula (48 cards) took the
+#: local quotient minutes, the structure about 1 s.
+MANY_CARDS_WIDTH = 6_000
 
 #: Formulas naming more cards than this are first offered to exact counting (exact
 #: wherever it decides, e.g. every ``K_a`` of a formula about the cards): a quotient
@@ -112,10 +125,12 @@ class GameKnowledge:
         The estimated width above which truth queries try the card-symmetry
         quotient first (default :data:`QUOTIENT_FIRST_WIDTH`).
     counting_first : bool
-        Offer formulas about knowledge of knowledge (modal depth 2 or more)
-        and common knowledge to exact counting before the structure and the
-        quotients (default); ``False`` asks counting only after those are
-        refused, to compare the routes.
+        Offer every formula to exact counting before the structure and the
+        quotients (default): a formula about the cards is read off the true
+        deal, one of modal depth 1 from the seats' counting, deeper ones where
+        a rule decides them (:meth:`_by_counting`), each in milliseconds where
+        a structure can take seconds; ``False`` asks counting only after
+        those are refused, to compare the routes.
 
     Notes
     -----
@@ -127,7 +142,9 @@ class GameKnowledge:
     (:func:`~games.epistemic.quotient.quotient_model`, exact for those
     formulas); :attr:`route` says which answered.  On a deck without copies
     whose structure is not built yet and would be wider than
-    ``quotient_width``, truth queries ask the quotient first and build the
+    ``quotient_width`` (by default any width; :data:`MANY_CARDS_WIDTH` for a
+    formula naming more than :data:`MANY_CARDS` cards), truth queries that
+    exact counting leaves undecided ask the quotient first and build the
     structure only when the quotient is refused as too large (both are
     exact: only the time differs).  When both are refused (or the deck has
     copies), exact counting (:meth:`CardHistory.deal_state`,
@@ -193,9 +210,9 @@ class GameKnowledge:
         self.simplify = simplify
         self.max_width = MAX_WIDTH if max_width is None else max_width
         self.quotient_width = QUOTIENT_FIRST_WIDTH if quotient_width is None else quotient_width
-        #: Whether formulas about knowledge of knowledge and common knowledge go to exact
-        #: counting first (:meth:`_by_counting`; ``False``: only after the structure and
-        #: the quotients are refused, e.g. to compare those routes).
+        #: Whether every formula goes to exact counting first (:meth:`_by_counting`;
+        #: ``False``: only after the structure and the quotients are refused, e.g. to
+        #: compare those routes).
         self.counting_first = counting_first
         self._width: int | None = None
         self.aliases = seat_aliases(history.agents)
@@ -286,11 +303,12 @@ class GameKnowledge:
 
     # ------------------------------------------------------------ truth
     def _answer(self, g: Any) -> bool:
-        """Truth of the (renamed) formula ``g`` at the true state, on the structure or,
-        when the structure is refused as too wide, on the card-symmetry quotient
-        (first on the quotient when the structure would be wider than
-        :attr:`quotient_width`; decks without copies), and when both are refused
-        by exact counting where it decides (:meth:`_by_counting`)."""
+        """Truth of the (renamed) formula ``g`` at the true state: by exact counting
+        where it decides (:meth:`_by_counting`; first unless :attr:`counting_first`
+        is off), else on the structure or, when the structure is refused as too
+        wide, on the card-symmetry quotient (first on the quotient when the structure
+        would be wider than :attr:`quotient_width`; decks without copies), else on
+        the kind quotient (decks with copies)."""
 
         from kripke.formulas import Announce, AnnounceDiamond
 
@@ -300,12 +318,15 @@ class GameKnowledge:
             # alone took minutes)
             return isinstance(g, Announce)
         refused: SizeLimitError | None = None
-        if len({a.args[1] for a in g.atoms()}) > MANY_CARDS or (self.counting_first and _nested(g)):
+        many = len({a.args[1] for a in g.atoms()}) > MANY_CARDS
+        copies = any(c > 1 for c in self.history.deck.copies)
+        counted = many or self.counting_first
+        if counted:
             decided = self._by_counting(g)
             if decided is not None:
                 self.route = "counting"
                 return decided
-        if self._hs is None and self._refusal is None and self._quotient_first():
+        if self._hs is None and self._refusal is None and self._quotient_first(many):
             try:
                 return self._by_quotient(g)
             except SizeLimitError as exc:  # the structure may still answer
@@ -317,16 +338,17 @@ class GameKnowledge:
                 return out
             except SizeLimitError as exc:
                 self._refused(exc)
-        if refused is None and not any(c > 1 for c in self.history.deck.copies):
+        if refused is None and not copies:
             try:
                 return self._by_quotient(g)
             except SizeLimitError as exc:
                 refused = exc
-        decided = self._by_counting(g)
-        if decided is not None:
-            self.route = "counting"
-            return decided
-        if refused is None and any(c > 1 for c in self.history.deck.copies):
+        if not counted:
+            decided = self._by_counting(g)
+            if decided is not None:
+                self.route = "counting"
+                return decided
+        if refused is None and copies:
             try:
                 return self._by_kinds(g)
             except SizeLimitError as exc:
@@ -334,9 +356,13 @@ class GameKnowledge:
         self.refused_by = "structure" if refused is None else "quotient"
         raise refused if refused is not None else self._refusal
 
-    def _quotient_first(self) -> bool:
-        """Whether truth queries try the quotient before building the structure: a
-        deck without copies and a structure wider than :attr:`quotient_width`."""
+    def _quotient_first(self, many: bool = False) -> bool:
+        """Whether a truth query tries a quotient before building the structure: a
+        structure wider than :attr:`quotient_width`, or than
+        :data:`MANY_CARDS_WIDTH` for a formula naming more than :data:`MANY_CARDS`
+        cards, on a deck without copies (with copies the structure comes first: the
+        kind quotient of ``E`` or ``C`` over four seats at the deal of 52-card koth
+        exceeds :data:`KIND_STATES`)."""
         if any(c > 1 for c in self.history.deck.copies):
             return False
         if self._width is None:
@@ -344,7 +370,9 @@ class GameKnowledge:
 
             h = self.history
             self._width = law_width(h, simplify_steps(h) if self.simplify else list(h.steps))
-        return self._width > self.quotient_width
+        return self._width > (
+            max(self.quotient_width, MANY_CARDS_WIDTH) if many else self.quotient_width
+        )
 
     def _refused(self, exc: Exception) -> None:
         """Remember that the structure is too wide: the quotient (decks without copies)
@@ -1079,20 +1107,6 @@ def _copies_marked(
             cap[m] = min(cap[m], size[m])
             seen[m] = min(seen[m], cap[m])
     return seen[loc], cap[loc]
-
-
-def _nested(f: Any) -> bool:
-    """Knowledge about knowledge, common or distributed knowledge: first offered to exact
-    counting (a group's distributed knowledge of the cards is its union onlooker's),
-    which decides it in milliseconds where it decides (:meth:`GameKnowledge._by_counting`,
-    :func:`never_known`), before any structure or quotient is built (52-card koth at
-    the deal: the structure takes 2-4 s; classic BS late in a game: the local quotient
-    more than 100 s)."""
-    from kripke.formulas import Common, Distributed
-
-    return f.modal_depth() >= 2 or any(
-        isinstance(g, (Common, Distributed)) for g in f.subformulas()
-    )
 
 
 def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = None) -> bool:
