@@ -284,6 +284,61 @@ and ``after.jsonl``):
   formulas 38 s -> 11 s under a profiler; its first formula then meets the kind
   quotient's refusal) and seed 1 play 96 (P3's counting relaxed from play 81).
 
+The next session (2-seed command; before: an export of 99c35c9, after: of 048910f;
+out files ``/tmp/h15x/before.jsonl`` and ``after1.jsonl``; load 5-9, so walls are
+2-4x CPU; the 43 states both runs answered the same):
+
+* bs-classic: 93% -> **100%** of 28 (CPU median 0.004 s, worst state 0.12 -> 0.17 s,
+  worst query 0.39 -> 0.33 s wall, peak 60 MiB).  Seed 0 plays 80 (``K_P2 ~K_P3
+  has(P0, 8D)``) and 112 (``has(P0, 3C)``), which ran out of time on the local
+  quotient after counting's rules left them open, are false by two new witnesses
+  (:mod:`games.epistemic.witness`): ``witness_followed`` (the cards ``L`` put down unseen
+  are cards ``b`` knew lay at ``L``, followed through later hidden moves until ``b``
+  sees them again: at play 80 P0's two cards at event 81 were the 9C and 9S P3 had
+  put into the pile P0 took, so P3 knows P0 kept the 8D) and ``witness_carried`` (the
+  card went from ``L`` to ``b``, who put it back into cards that reach ``L``); a world
+  is kept only when ``a`` observes in it exactly what it observes in the true history
+  and ``b``'s counting (or :func:`~games.epistemic.witness.known_at_least`) knows the
+  atom there;
+* bs-koth: 81% both (CPU median 0.003 s, worst state 0.52 -> 0.56 s, worst query 1.73
+  -> 1.19 s wall, peak 95 MiB); seed 0 plays 40, 88, 96 and 104 stay open (play 40:
+  the copies ``b`` saw and lost at another hand's hidden play would have to be
+  followed through several hands; play 104: each copy ``b`` saw matched with a card
+  put down after it last arrived; play 88: the world that would show it is ruled out
+  by a later show);
+* full-size koth (``--seeds 0 --every 1 --budget 2 --max-plays 150``): 60% both runs
+  on the same states (the before run timed out at play 106 under load, which the code
+  before answers alone in 0.59 s CPU); every play up to 53;
+* zpy5: 91% -> **95%** of 22 (before: an export of 99c35c9, after: the same with
+  5143875's ``games/epistemic/kinds.py``; out files in ``/tmp/h15y/``; CPU median
+  0.004 s both, worst state 0.034 -> 1.38 s, worst query 0.08 -> 1.95 s wall, peak 54 ->
+  62 MiB; the 47 states both runs answered, with bs-zpy's, the same).  Seed 1 play 80's
+  ``K_P0 ~K_P1 has(P2, 2D)`` is true, on the kind quotient (route ``local quotient``):
+  each named kind is now spread only over the placements its later public events allow
+  (a card played face up from a hand was there, a void holds none, a count's upper
+  bound holds, a hidden move takes at most as many copies as cards), a deal that cannot
+  fill a location at a later time is cut, and a kitty the tracked seats do not see taken
+  is dealt as part of the taker's hand.  The estimate there fell from 2.5e71 to 4.5e11
+  and the pass keeps 54 states at the deal, 90 at the end (P0 has 90 possible deals).
+  Seed 1 play 64 stays open, now as a timeout: its real deal states pass the limit of
+  50,000 after about 6 s CPU (the loose estimate refused it in 0.26 s before);
+* bs-zpy: 90% both (CPU median 0.010 -> 0.011 s, worst state 0.027 -> 0.048 s, peak 90
+  -> 98 MiB); seed 1 play 96's refusal 0.79 -> 0.05 s with kinds the events name alike
+  sharing their placement sets.  Still open: seed 0 play 72 (3,000 samples of P4's
+  worlds hold 3,000 different P0 hands, each a state of ``K_P4 ~K_P0``: no exact
+  enumeration is small here), seed 1 play 80 (the deal passes 50,000 states after about
+  7 s; its 12 s of counting not cut) and seed 1 play 96 (P3's counting relaxed);
+* boerenbridge at the issue's full size, ``--seeds 0 1 ... 19 --every 1 --budget 5``
+  (20 complete games of 15 rounds, every play; out file ``/tmp/s27/bb20.jsonl``, at
+  99c35c9): 6,240 states, **100%**, median 0.003 s, worst state 0.29 s wall (0.12 s
+  CPU), worst query 0.25 s, peak 85 MiB; routes: counting 12,433 queries, structure 47.
+
+The same session changed the routes of :class:`~games.epistemic.GameKnowledge` (every
+formula to exact counting first; on a deck without copies the card-symmetry quotient
+before the structure at any width, :data:`~games.epistemic.knowledge.QUOTIENT_FIRST_WIDTH`).
+The two formulas of this benchmark were already counting's first, so its figures do not
+move; random formulas do (below, in :mod:`tests.test_epistemic_playouts`' terms).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
