@@ -317,6 +317,10 @@ class GameKnowledge:
             # (on the structure the announcement of C over four seats of a 52-card deal
             # alone took minutes)
             return isinstance(g, Announce)
+        if isinstance(g, (Announce, AnnounceDiamond)) and g.arg.is_propositional():
+            # a true announcement leaves the true state's cards as they are: [!p] q and
+            # <!p> q are q there (on the structure a 52-card koth state took 10 s)
+            return self._answer(g.arg)
         refused: SizeLimitError | None = None
         many = len({a.args[1] for a in g.atoms()}) > MANY_CARDS
         copies = any(c > 1 for c in self.history.deck.copies)
@@ -435,8 +439,11 @@ class GameKnowledge:
             except InvalidParameterError:
                 self._groups[key] = None
         kn = self._groups[key]
-        if kn is None or any("#" in a.args[1] for a in f.atoms()):
+        if kn is None:
             return None
+        if any("#" in a.args[1] for a in f.atoms()):
+            known = _knows_copies(kn, f)
+            return None if known is False and not union else known
         try:
             if kn.knows(f):
                 return True
@@ -458,8 +465,10 @@ class GameKnowledge:
         ):
             return False
         kn = self._seat_counting(agent)
-        if kn is None or any("#" in a.args[1] for a in f.atoms()):
-            return None  # games.deal reads has(L, C), not "at least k copies" has(L, C#k)
+        if kn is None:
+            return None
+        if any("#" in a.args[1] for a in f.atoms()):
+            return _knows_copies(kn, f)
         if _bounds_know(kn, f):
             return True
         try:
@@ -484,7 +493,7 @@ class GameKnowledge:
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
         the public events), else ``None`` (not decided)."""
-        from kripke.formulas import And, Common, Everybody, Know, Or
+        from kripke.formulas import And, Common, Distributed, Everybody, Know, Not, Or
 
         if f.is_propositional():
             return True if self._knows(PUBLIC, f) else None
@@ -493,6 +502,9 @@ class GameKnowledge:
         match f:
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
+            case Not(Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a)):
+                # what is known is true: where ~a holds in every world, no one knows a
+                return self._valid(Not(a))
             case And(args):
                 return True if all(self._valid(a) for a in args) else None
             case Or(args):
@@ -851,6 +863,8 @@ class GameKnowledge:
         return value
 
     def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
+        from kripke.formulas import Not
+
         g = self.formula(f)
         if not g.is_propositional():
             # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
@@ -861,9 +875,13 @@ class GameKnowledge:
                 if self._by_counting(Know(agent, f2)) is True:
                     return Fraction(value) if exact else float(value)
             raise self._refusal
-        if any("#" in a.args[1] for a in g.atoms()):
-            raise self._refusal  # "at least k copies": not counted
         kn = ds.knowledge(self.agent(seat))
+        if any("#" in a.args[1] for a in g.atoms()):
+            p = _at_least(kn, g)  # "at least k copies": one such atom or its negation
+            if p is None:
+                raise self._refusal
+            p = 1 - p if isinstance(g, Not) else p
+            return self._exactly(kn, p if exact else float(p))
         return self._exactly(kn, kn.probability_of(g, exact=exact))
 
     def probability_bounds(
@@ -1026,6 +1044,42 @@ def _bounds_know(kn: Any, f: Any) -> bool:
         return bool(kn.count_range(list(cards), sorted({a.args[0] for a in atoms}))[0] >= 1)
     except GameError:  # not a card or location of the deal: counting's to say
         return False
+
+
+def _at_least(kn: Any, f: Any) -> Fraction | None:
+    """The probability, under counting knowledge ``kn``, that location ``L`` holds at least
+    ``k`` copies of ``C``, for ``f`` the atom ``has(L, C#k)`` or its negation; ``None`` for
+    any other formula or a count too wide (:class:`~kripke.errors.SizeLimitError`).
+
+    Only its values 0 and 1 are sure when ``kn`` dropped a constraint (a superset of
+    the deals): the callers read the rest only from exact knowledge."""
+    from kripke.formulas import Atom, Not
+
+    a = f.arg if isinstance(f, Not) else f
+    if not isinstance(a, Atom) or a.name != "has" or len(a.args) != 2:
+        return None
+    loc, card = a.args
+    name, _, k = card.partition("#")
+    try:
+        dist = kn.count_distribution([name], [loc], exact=True)
+    except SizeLimitError:
+        return None
+    return Fraction(sum(dist[int(k) :]))
+
+
+def _knows_copies(kn: Any, f: Any) -> bool | None:
+    """Whether counting knowledge ``kn`` knows ``f``, the atom ``has(L, C#k)`` (at least
+    ``k`` copies of ``C`` at ``L``; :mod:`games.deal` reads plain ``has(L, C)``) or its
+    negation, from the distribution of ``C``'s copies at ``L``: ``False`` only when
+    ``kn`` is exact, ``None`` for any other formula or a count too wide."""
+    from kripke.formulas import Not
+
+    p = _at_least(kn, f)
+    if p is None:
+        return None
+    if p == (0 if isinstance(f, Not) else 1):
+        return True  # also when a constraint was relaxed: a superset of the deals
+    return False if kn.exact else None
 
 
 def _capped(kn: Any) -> Any:
