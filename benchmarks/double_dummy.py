@@ -272,6 +272,35 @@ trick held by the others' want of entries) is what stays: its proof is 14,472 se
 calls that every ordering here leaves alone (the others' nodes need every card tried),
 and on a quiet machine it took 47-48 ms; a bound counting the others' entries is still
 missing.
+
+At 041d859 (the solver of defd284 and a039807) on a quiet machine (load 0.1-0.5,
+nothing else running), the same command, each pair of lines from one run:
+
+===============================  =====  =====  =====  ========  =============
+solver                            mean    p99    max  max wall  max best-of-4
+===============================  =====  =====  =====  ========  =============
+seed 1: this solver                3.7   23.9   32.8      32.8           35.9
+seed 1: revision 256ebfd           5.1   39.5   53.5      53.5           70.8
+seed 2: this solver                4.5   25.8   37.9      38.0           31.7
+seed 2: revision 256ebfd           6.0   42.3   67.9      67.9           44.1
+seed 3: this solver                3.5   21.6   33.2      33.2           32.6
+seed 3: revision 256ebfd           4.4   33.1   43.6      43.6           43.2
+seed 4: this solver                3.5   21.8   35.3      35.3           35.2
+seed 4: revision 256ebfd           4.5   32.8   88.9      88.9           88.6
+seed 5: this solver                3.7   21.5   50.3      50.3           48.1
+seed 5: revision 256ebfd           5.4   51.7   95.1      95.1           95.0
+seed 6: this solver                3.5   19.5   27.4      27.5           27.3
+seed 6: revision 256ebfd           4.7   29.2  109.2     109.2          107.5
+seed 7: this solver                4.0   25.5   35.3      35.3           35.7
+seed 7: revision 256ebfd           5.4   42.4   99.5      99.5          100.1
+seed 8: this solver                3.5   30.1   41.0      41.0           42.1
+seed 8: revision 256ebfd           4.5   37.3   57.0      57.1           51.2
+===============================  =====  =====  =====  ========  =============
+
+Both goals are met on every seed: means 3.5-4.5 ms, the worst 27.3-48.1 ms.  Seed 5
+(position 314) is the narrow one: two more runs without the baseline gave 48.9 and
+49.4 ms best of 4 (single runs 52.2 and 53.4), so on a loaded machine, or in a slow
+spell of this one (71.1 ms once in an earlier session), it goes over.
 """
 
 from __future__ import annotations
