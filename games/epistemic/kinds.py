@@ -555,8 +555,9 @@ class _KindPass:
         out: dict[KState, None] = {}
         named: list[KindType] = []
 
-        # each named kind's ways over the free locations, at viable placements only
-        opts: list[list[tuple[int, ...]]] = []
+        # each named kind's ways over the free locations, at viable placements only:
+        # (copies added per free location, copies per location)
+        opts: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = []
         for k in self.eager:
             start = base.get(k, fixed)
             rest = h.deck.copies[k] - sum(start)
@@ -573,7 +574,7 @@ class _KindPass:
                 if (ok is None or tuple(locs) in ok[0]) and all(
                     tuple((-1 - x, locs[x]) for x in own if locs[x]) in got for own, got in rec_ok
                 ):
-                    ways.append(comp)
+                    ways.append((comp, tuple(locs)))
             opts.append(ways)
         rooms = [self.size0[x] for x in free]
         spread = 1
@@ -596,17 +597,13 @@ class _KindPass:
         times = sorted({0, len(self.steps), *(len(self.steps) * i // 8 for i in range(8))})
         ranges: list[list[Any]] = []
         for j, k in enumerate(self.eager):
-            start = base.get(k, fixed)
             rs = []
-            for comp in opts[j]:
-                locs = list(start)
-                for i, x in enumerate(free):
-                    locs[x] += comp[i]
+            for _, placed in opts[j]:
                 if k in self.viable:
-                    rs.append(_ranges(h, self.steps, k, tuple(locs), self.viable[k], times))
+                    rs.append(_ranges(h, self.steps, k, placed, self.viable[k], times))
                 else:
                     rs.append(
-                        [(tuple(locs), tuple(locs))]
+                        [(placed, placed)]
                         + [((0,) * nloc, (h.deck.copies[k],) * nloc) for _ in times[1:]]
                     )
             ranges.append(rs)
@@ -648,20 +645,16 @@ class _KindPass:
                 for t in self._observe_deal(s, keep, early):
                     self._save(out, t, "the deal")
                 return
-            k = self.eager[j]
-            start = base.get(k, fixed)
-            for comp, rng in zip(opts[j], ranges[j], strict=True):
+            for (comp, placed), rng in zip(opts[j], ranges[j], strict=True):
                 if any(c > x for c, x in zip(comp, left, strict=True)):
                     continue
-                locs = list(start)
-                for i, x in enumerate(free):
-                    locs[x] += comp[i]
+                for i in range(len(free)):
                     left[i] -= comp[i]
                 for c, (lo, hi) in enumerate(rng):
                     for x in range(nloc):
                         lo_acc[c][x] += lo[x]
                         hi_acc[c][x] += hi[x]
-                named.append(self._dealt(tuple(locs)))
+                named.append(self._dealt(placed))
                 rec_named(j + 1, left)
                 named.pop()
                 for c, (lo, hi) in enumerate(rng):

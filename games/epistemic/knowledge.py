@@ -207,6 +207,8 @@ class GameKnowledge:
         from games.epistemic.symbolic import MAX_WIDTH
 
         self.history = history
+        #: whether the deck has identical copies (the kind quotient, not the card one)
+        self._copies = any(c > 1 for c in history.deck.copies)
         self.simplify = simplify
         self.max_width = MAX_WIDTH if max_width is None else max_width
         self.quotient_width = QUOTIENT_FIRST_WIDTH if quotient_width is None else quotient_width
@@ -312,18 +314,19 @@ class GameKnowledge:
 
         from kripke.formulas import Announce, AnnounceDiamond
 
-        if isinstance(g, (Announce, AnnounceDiamond)) and not self._answer(g.announcement):
-            # a false announcement cannot be made here: [!p] q holds at once, <!p> q fails
-            # (on the structure the announcement of C over four seats of a 52-card deal
-            # alone took minutes)
-            return isinstance(g, Announce)
-        if isinstance(g, (Announce, AnnounceDiamond)) and g.arg.is_propositional():
-            # a true announcement leaves the true state's cards as they are: [!p] q and
-            # <!p> q are q there (on the structure a 52-card koth state took 10 s)
-            return self._answer(g.arg)
+        if isinstance(g, (Announce, AnnounceDiamond)):
+            if not self._answer(g.announcement):
+                # a false announcement cannot be made here: [!p] q holds at once, <!p> q
+                # fails (on the structure the announcement of C over four seats of a
+                # 52-card deal alone took minutes)
+                return isinstance(g, Announce)
+            if g.arg.is_propositional():
+                # a true announcement leaves the true state's cards as they are: [!p] q
+                # and <!p> q are q there (on the structure a 52-card koth state took 10 s)
+                return self._answer(g.arg)
         refused: SizeLimitError | None = None
         many = len({a.args[1] for a in g.atoms()}) > MANY_CARDS
-        copies = any(c > 1 for c in self.history.deck.copies)
+        copies = self._copies
         counted = many or self.counting_first
         if counted:
             decided = self._by_counting(g)
@@ -367,7 +370,7 @@ class GameKnowledge:
         cards, on a deck without copies (with copies the structure comes first: the
         kind quotient of ``E`` or ``C`` over four seats at the deal of 52-card koth
         exceeds :data:`KIND_STATES`)."""
-        if any(c > 1 for c in self.history.deck.copies):
+        if self._copies:
             return False
         if self._width is None:
             from games.epistemic.symbolic import law_width, simplify_steps
@@ -382,7 +385,7 @@ class GameKnowledge:
         """Remember that the structure is too wide: the quotient (decks without copies)
         and exact counting take over."""
         self._refusal = exc
-        if not any(c > 1 for c in self.history.deck.copies):
+        if not self._copies:
             self._wide = exc
 
     # ------------------------------------------------------------ counting
@@ -863,8 +866,6 @@ class GameKnowledge:
         return value
 
     def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
-        from kripke.formulas import Not
-
         g = self.formula(f)
         if not g.is_propositional():
             # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
@@ -877,10 +878,9 @@ class GameKnowledge:
             raise self._refusal
         kn = ds.knowledge(self.agent(seat))
         if any("#" in a.args[1] for a in g.atoms()):
-            p = _at_least(kn, g)  # "at least k copies": one such atom or its negation
+            p = _copies_probability(kn, g)  # "at least k copies": one such atom or its negation
             if p is None:
                 raise self._refusal
-            p = 1 - p if isinstance(g, Not) else p
             return self._exactly(kn, p if exact else float(p))
         return self._exactly(kn, kn.probability_of(g, exact=exact))
 
@@ -1046,16 +1046,18 @@ def _bounds_know(kn: Any, f: Any) -> bool:
         return False
 
 
-def _at_least(kn: Any, f: Any) -> Fraction | None:
-    """The probability, under counting knowledge ``kn``, that location ``L`` holds at least
-    ``k`` copies of ``C``, for ``f`` the atom ``has(L, C#k)`` or its negation; ``None`` for
-    any other formula or a count too wide (:class:`~kripke.errors.SizeLimitError`).
+def _copies_probability(kn: Any, f: Any) -> Fraction | None:
+    """The probability of ``f`` under counting knowledge ``kn``, for ``f`` the atom
+    ``has(L, C#k)`` (``L`` holds at least ``k`` copies of ``C``) or its negation, from the
+    distribution of ``C``'s copies at ``L``; ``None`` for any other formula or a count
+    too wide (:class:`~kripke.errors.SizeLimitError`).
 
     Only its values 0 and 1 are sure when ``kn`` dropped a constraint (a superset of
     the deals): the callers read the rest only from exact knowledge."""
     from kripke.formulas import Atom, Not
 
-    a = f.arg if isinstance(f, Not) else f
+    negated = isinstance(f, Not)
+    a = f.arg if negated else f
     if not isinstance(a, Atom) or a.name != "has" or len(a.args) != 2:
         return None
     loc, card = a.args
@@ -1064,7 +1066,8 @@ def _at_least(kn: Any, f: Any) -> Fraction | None:
         dist = kn.count_distribution([name], [loc], exact=True)
     except SizeLimitError:
         return None
-    return Fraction(sum(dist[int(k) :]))
+    p = Fraction(sum(dist[int(k) :]))
+    return 1 - p if negated else p
 
 
 def _knows_copies(kn: Any, f: Any) -> bool | None:
@@ -1072,12 +1075,10 @@ def _knows_copies(kn: Any, f: Any) -> bool | None:
     ``k`` copies of ``C`` at ``L``; :mod:`games.deal` reads plain ``has(L, C)``) or its
     negation, from the distribution of ``C``'s copies at ``L``: ``False`` only when
     ``kn`` is exact, ``None`` for any other formula or a count too wide."""
-    from kripke.formulas import Not
-
-    p = _at_least(kn, f)
+    p = _copies_probability(kn, f)
     if p is None:
         return None
-    if p == (0 if isinstance(f, Not) else 1):
+    if p == 1:
         return True  # also when a constraint was relaxed: a superset of the deals
     return False if kn.exact else None
 

@@ -817,9 +817,15 @@ def _carried_back(h: CardHistory, a: str, b: str, ci: int, arrive: int, loc: str
     ways with a card put down from there unseen by ``a`` that lies at ``loc`` now."""
     cards = follow_cards(h, a, b)
     place = h.steps[arrive].dst
+    here = _places(h, cards, arrive + 1)[ci]  # where the card lies, step by step
+    later = iter(u for u in cards[ci].moves if u > arrive)
+    nxt = next(later, None)
     for t2 in range(arrive + 1, len(h.steps)):
         st = h.steps[t2]
-        if _places(h, cards, t2)[ci] != place:
+        while nxt is not None and nxt < t2:
+            here = h.steps[nxt].dst
+            nxt = next(later, None)
+        if here != place:
             return
         if st.kind != "move" or st.src != place or _sees_kinds(st, a) or t2 in cards[ci].moves:
             continue
