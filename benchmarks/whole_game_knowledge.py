@@ -35,7 +35,11 @@ forked process of its own so that it stays small) and which routes answered
 
 ``--route structure-first`` measures the routes as they were before
 :attr:`GameKnowledge.quotient_width`: the knowledge structure first at any
-width it accepts, the quotient only when the structure is refused.
+width it accepts, the quotient only when the structure is refused;
+``--route baseline`` in addition asks exact counting only after both refused
+(:attr:`GameKnowledge.counting_first` off).  Several routes (``--route default
+baseline``) measure every state on each, with the same query, in the same run,
+and report where their answers differ.
 
 Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
@@ -366,7 +370,7 @@ from benchmarks._common import table  # noqa: E402
 from games.errors import InvalidParameterError  # noqa: E402
 from kripke.errors import SizeLimitError  # noqa: E402
 
-__all__ = ["GAMES", "main", "plays", "pick_query", "run_state", "warm_up"]
+__all__ = ["GAMES", "agreement", "main", "plays", "pick_query", "run_state", "warm_up"]
 
 #: The games: name -> (registered game, parameters).
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -484,14 +488,21 @@ def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, 
     """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds.
 
     ``route="structure-first"`` never asks the card-symmetry quotient before the
-    knowledge structure (the routes before ``quotient_width``)."""
+    knowledge structure (the routes before ``quotient_width``); ``route="baseline"``
+    also asks exact counting last, after the structure and the quotients refused
+    (``counting_first=False``): the routes as they were when whole-game knowledge
+    was first measured."""
     from games.epistemic import GameKnowledge
     from kripke.errors import SizeLimitError
 
     out: dict[str, Any] = {"answers": [], "routes": [], "query_s": []}
     c0 = time.process_time()
     t0 = time.perf_counter()
-    gk = GameKnowledge(h, quotient_width=2**62 if route == "structure-first" else None)
+    gk = GameKnowledge(
+        h,
+        quotient_width=None if route == "default" else 2**62,
+        counting_first=route != "baseline",
+    )
     try:
         for f in formulas:
             t1 = time.perf_counter()
@@ -575,8 +586,15 @@ def _hidden(h: Any) -> int:
 def summarize(records: list[dict[str, Any]], budget: float) -> str:
     """The per-game table of ``records``."""
     rows = []
-    for game in GAMES:
-        rs = [r for r in records if r["game"] == game and r["status"] != "no-query"]
+    routes_run = sorted({r.get("route", "default") for r in records})
+    for game, route in ((g, x) for g in GAMES for x in routes_run):
+        rs = [
+            r
+            for r in records
+            if r["game"] == game
+            and r.get("route", "default") == route
+            and r["status"] != "no-query"
+        ]
         if not rs:
             continue
         ok = [r for r in rs if r["status"] == "ok"]
@@ -589,7 +607,7 @@ def summarize(records: list[dict[str, Any]], budget: float) -> str:
         first = min((r["play"] for r in rs if r["status"] != "ok"), default=None)
         rows.append(
             [
-                game,
+                game if len(routes_run) == 1 else f"{game} ({route})",
                 len({r["seed"] for r in rs}),
                 len(rs),
                 f"{100 * answered / len(rs):.0f}%",
@@ -610,6 +628,21 @@ def summarize(records: list[dict[str, Any]], budget: float) -> str:
     return table(headers, rows)
 
 
+def agreement(records: list[dict[str, Any]]) -> str:
+    """How many states every route answered, and where their answers differ."""
+    by_state: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in records:
+        if r["status"] == "ok":
+            by_state.setdefault((r["game"], r["seed"], r["play"]), {})[r["route"]] = r["answers"]
+    routes = {r["route"] for r in records}
+    common = {k: v for k, v in by_state.items() if len(v) == len(routes)}
+    differ = sorted(k for k, v in common.items() if len({json.dumps(a) for a in v.values()}) > 1)
+    line = f"states every route answered: {len(common)}, answers differ at {len(differ)}"
+    return line + (
+        ": " + ", ".join(f"{g} seed {s} play {p}" for g, s, p in differ) if differ else ""
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
@@ -621,9 +654,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--route",
-        choices=["default", "structure-first"],
-        default="default",
-        help="structure-first: the structure before the quotient at any width (the old routes)",
+        nargs="+",
+        choices=["default", "structure-first", "baseline"],
+        default=["default"],
+        help="structure-first: the structure before the quotient at any width (the old routes); "
+        "both: every state is measured on each, with the same query",
     )
     ap.add_argument("--every", type=int, default=5, help="measure every N-th play")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per state")
@@ -662,30 +697,34 @@ def main(argv: list[str] | None = None) -> int:
                         break
                     if k % args.every:
                         continue
-                    key = (game, bot, args.route, seed, k, args.every, args.budget)
-                    if key in done:
-                        records.append(done[key])
-                        bar.update()
-                        continue
-                    query = _pick(h, k // args.every)
-                    rec = {"game": game, "bot": bot, "route": args.route, "seed": seed, "play": k}
-                    rec["every"] = args.every
-                    rec |= {"budget": args.budget, "events": len(h.events)}
-                    rec |= {"hidden_moves": _hidden(h), **query}
-                    if query["formulas"]:
-                        rec |= _measure(h, query["formulas"], args.budget, args.route)
-                    else:
-                        rec |= {"status": "no-query", "state_s": 0.0}
-                    out.write(json.dumps(rec) + "\n")
-                    out.flush()
-                    records.append(rec)
-                    bar.set_postfix(
-                        play=k, status=rec["status"], s=f"{rec.get('state_s', 0.0):.2f}"
-                    )
+                    query: dict[str, Any] | None = None
+                    for route in args.route:
+                        key = (game, bot, route, seed, k, args.every, args.budget)
+                        if key in done:
+                            records.append(done[key])
+                            continue
+                        if query is None:
+                            query = _pick(h, k // args.every)
+                        rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
+                        rec["every"] = args.every
+                        rec |= {"budget": args.budget, "events": len(h.events)}
+                        rec |= {"hidden_moves": _hidden(h), **query}
+                        if query["formulas"]:
+                            rec |= _measure(h, query["formulas"], args.budget, route)
+                        else:
+                            rec |= {"status": "no-query", "state_s": 0.0}
+                        out.write(json.dumps(rec) + "\n")
+                        out.flush()
+                        records.append(rec)
+                        bar.set_postfix(
+                            play=k, status=rec["status"], s=f"{rec.get('state_s', 0.0):.2f}"
+                        )
                     bar.update()
                 bar.close()
     print()
     print(summarize(records, args.budget))
+    if len({r["route"] for r in records}) > 1:
+        print(agreement(records))
     return 0
 
 
