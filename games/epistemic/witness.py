@@ -67,6 +67,8 @@ __all__ = [
     "known_at_least",
     "TRACKED_TRIES",
     "witness_rerouted",
+    "witness_kept",
+    "KEPT_TRIES",
     "witness_followed",
     "witness_carried",
     "FOLLOW_HOPS",
@@ -400,7 +402,8 @@ def witness_rerouted(h: CardHistory, b: str, atom: Any) -> bool:
     as any history is, and kept only when ``b`` observes exactly what it observes in
     ``h`` (the explicit model's observations, every event) and fewer than ``k``
     copies are left at ``L``: ``True`` is a proof, ``False`` means the trades tried
-    (the latest moves first, then the earliest) did not show it.
+    (the latest moves first, then the earliest; then those of :func:`witness_kept`)
+    did not show it.
 
     Unlike :func:`witness_absent` the copies may have been seen by ``b`` before the
     move: the cards put down may since have been picked up and played on, as long as
@@ -422,6 +425,11 @@ def witness_rerouted(h: CardHistory, b: str, atom: Any) -> bool:
     >>> witness_rerouted(h, "y", Atom("has", ("y", "A")))     # y saw what it put down
     False
     """
+    return _rerouted_later(h, b, atom) or witness_kept(h, b, atom)
+
+
+def _rerouted_later(h: CardHistory, b: str, atom: Any) -> bool:
+    """:func:`witness_rerouted`'s trades with a card ``L`` put down after the copy came in."""
     found = _copies_here(h, b, atom)
     if found is None:
         return False
@@ -847,3 +855,107 @@ def _knows_there(world: CardHistory, a: str, b: str, atom: Any, truth: tuple[Any
         return bool(world.seat_counting(b).knows(atom))
     except (GameError, SizeLimitError):
         return False
+
+
+#: Most worlds :func:`witness_kept` builds and checks for one atom (each a traded
+#: history replayed and read for the seat's observations, a few milliseconds on a
+#: 52-card game).
+KEPT_TRIES = 16
+
+
+def _places_before(h: CardHistory, cards: list[_Card]) -> list[dict[int, str]]:
+    """By physical card (numbered as :func:`follow_cards` numbers them), where it lay
+    just before every move of cards: ``{step: location}`` for each step ``t`` that is
+    a move."""
+    steps = h.steps
+    start: list[str] = [m for m, ks in h.initial.items() for _ in ks]
+    out: list[dict[int, str]] = []
+    for n, c in enumerate(cards):
+        at, moves, mine = start[n], iter(c.moves), {}
+        nxt = next(moves, None)
+        for t, st in enumerate(steps):
+            if st.kind == "move":
+                mine[t] = at
+            if t == nxt:
+                at = st.dst
+                nxt = next(moves, None)
+        out.append(mine)
+    return out
+
+
+def witness_kept(h: CardHistory, b: str, atom: Any) -> bool:
+    """Whether a world seat ``b`` considers possible was found where the card atom
+    ``atom`` (``has(L, C#k)``) is false, so that ``b`` does not know it, by a place that
+    kept the copy: a copy of ``C`` now at ``L`` was put down, at a move ``b`` did not
+    see the cards of, from a place that kept another card then; in the world that
+    place put the other card down and kept the copy, each going the other's way from
+    that move on (:func:`_ways_traded`), for as many copies as must leave ``L``.  The
+    traded history is checked as any history is and kept only when ``b`` observes
+    exactly what it observes in ``h`` (the explicit model's observations) and fewer
+    than ``k`` copies are left at ``L``: ``True`` is a proof, ``False`` means the
+    worlds tried (the copies' latest moves first, at most :data:`KEPT_TRIES`) did not
+    show it.
+
+    :func:`witness_rerouted` trades a copy with a card ``L`` put down after the copy
+    came in; here the copy trades with a card left behind where it came from.
+
+    Examples
+    --------
+    y put one of its two cards face down and a seat took the pile:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "C", "y": "A B", "pile": ""}, ["x", "y"])
+    >>> h = h.then(Move("A", "y", "pile", seen_by=["y"]), MoveAll("pile", "x", seen_by=["x"]))
+    >>> witness_kept(h, "x", Atom("has", ("x", "A")))   # x sees its hand: it knows
+    False
+    >>> h2 = CardHistory(Deck(["A", "B", "C"]), {"x": "C", "y": "A B", "z": "", "pile": ""},
+    ...                  ["x", "y", "z"])
+    >>> h2 = h2.then(Move("A", "y", "pile", seen_by=["y"]), MoveAll("pile", "z", seen_by=["z"]))
+    >>> witness_kept(h2, "x", Atom("has", ("z", "A")))   # z took it, but y may have kept it
+    True
+    """
+    found = _copies_here(h, b, atom)
+    if found is None:
+        return False
+    (loc, x, j), cards, here = found
+    need = len(here) - j + 1
+    if need <= 0:
+        return False  # false already: the caller's to see
+    steps = h.steps
+    places = _places_before(h, cards)
+    options: list[list[tuple[int, int]]] = []
+    for i in here:
+        opts = []
+        for t in reversed(cards[i].moves):
+            st = steps[t]
+            if st.kind != "move" or _sees_kinds(st, b):
+                continue
+            opts.extend(
+                (t, p)
+                for p, c in enumerate(cards)
+                if c.kind != x and places[p].get(t) == st.src and t not in c.moves
+            )
+        options.append(opts)
+    truth = _observed(h, b)
+    tries = 0
+    for first in range(max((len(o) for o in options), default=0)):
+        used: set[int] = set()
+        trades = []
+        for i, opts in zip(here, options, strict=True):
+            got = next(((t, p) for t, p in opts[first:] + opts[:first] if p not in used), None)
+            if got is not None:
+                used.add(got[1])
+                trades.append((got[1], got[0], i))
+            if len(trades) == need:
+                break
+        if len(trades) < need:
+            return False
+        tries += 1
+        world = _ways_traded(h, cards, trades)
+        if world is not None and not world._holds_now(atom) and _observed(world, b) == truth:
+            return True
+        if tries >= KEPT_TRIES:
+            break
+    return False
