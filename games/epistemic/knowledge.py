@@ -1108,13 +1108,25 @@ def _copies_marked(
     *,
     counts_mark: bool = True,
     upto: int | None = None,
+    shed: bool = False,
 ) -> tuple[int, int]:
     """At most how many copies of kind ``x`` at ``loc``, in a world seat ``within``
     considers possible, ``agent`` saw (or a public event showed, or, with
     ``counts_mark``, a count or fact about ``x`` covered), and at most how many
     copies lie there: :func:`never_known` for one kind, followed as ``within``
     saw it (exactly at the events it saw, as upper bounds elsewhere); after the
-    first ``upto`` steps (default: all of them)."""
+    first ``upto`` steps (default: all of them).
+
+    With ``shed``, the copies that left a place ``H`` in a move ``agent`` did not see
+    are counted less the partners they can trade ways with (:func:`_stayers`): cards
+    lying at ``H`` then that stay there to the end unseen by ``agent``, none of them a
+    copy it may have seen, each used once.  A copy whose way from that move to the
+    end ``agent`` never sees trades with one: it stays at ``H``, the partner goes its
+    way, and ``agent`` sees the same.  A copy seen again on its way is counted again
+    there (a move, reveal or show ``agent`` sees marks what it shows whatever was
+    counted before), so the count bounds, in every world, the copies seen that did
+    not trade (:func:`outplayed`).  No trade before a count or fact (it may tell the
+    kinds apart)."""
     mine = set(h.owns.get(agent, ()))
     watch = set(h.owns.get(within, ())) | set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1125,7 +1137,9 @@ def _copies_marked(
     }
     public = set(h.public_locations())
     seen = {m: cap[m] if m in mine or m in public else 0 for m in h.locations}
-    for st in h.steps[:upto]:
+    last_fact = max((i for i, st in enumerate(h.steps) if st.kind in ("count", "fact")), default=-1)
+    used: Counter[str] = Counter()  # partners taken at each place
+    for i, st in enumerate(h.steps[:upto]):
         saw = st.audience is None or within in st.audience
         sees = st.audience is None or agent in st.audience
         if st.kind in ("move", "all"):
@@ -1139,6 +1153,12 @@ def _copies_marked(
             else:
                 went = min(n, cap[src])
                 marked_went = went if sees else min(n, seen[src])
+            if shed and not sees and st.kind == "move" and marked_went and i > last_fact:
+                if src != loc and src not in public:
+                    free = _stayers(h, agent, i) - used[src] - min(seen[src], cap[src])
+                    traded = max(0, min(marked_went, free))
+                    used[src] += traded
+                    marked_went -= traded
             if st.kind == "all":
                 cap[src] = 0
             cap[dst] += went
@@ -1162,6 +1182,26 @@ def _copies_marked(
             cap[m] = min(cap[m], size[m])
             seen[m] = min(seen[m], cap[m])
     return seen[loc], cap[loc]
+
+
+def _stayers(h: CardHistory, agent: str, i: int) -> int:
+    """At least how many cards lie at the place step ``i`` (a move) took cards from, just
+    after it, and stay there to the end unseen by ``agent``: every card taken from it
+    later may be one of them, and a reveal ``agent`` sees (or a move of the whole
+    place) leaves none."""
+    src = h.steps[i].src
+    n = h.sizes(i + 1)[src]
+    for st in h.steps[i + 1 :]:
+        if st.src != src or n <= 0:
+            continue
+        sees = st.audience is None or agent in st.audience
+        if st.kind == "move":
+            n -= len(st.kinds)
+        elif st.kind == "all" or st.kind == "reveal" and sees:
+            return 0
+        elif st.kind == "show" and sees:
+            n -= len(st.kinds)
+    return max(0, n)
 
 
 def never_known(h: CardHistory, agent: str, atom: Any, *, within: str | None = None) -> bool:
@@ -1437,7 +1477,10 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     have seen, a public event showed or a count covered, in every world of ``within``
     (:func:`_copies_marked`, followed as ``within`` saw them, and no more than the
     copies left when those ``within`` was dealt and followed unseen by ``agent`` are
-    taken away, :func:`_clean_copies`).  Since then ``L`` put down,
+    taken away, :func:`_clean_copies`), less those that first trade ways, at a move
+    of another hand ``agent`` did not see, with cards that hand keeps to the end
+    unseen (``shed``: the copies ``agent`` saw go into a pile that hand picked up,
+    and that may have stayed with it when it put cards down).  Since then ``L`` put down,
     in moves ``agent`` did not see, cards of which at least ``N`` were never seen by
     ``agent`` again nor came back to ``L`` (:func:`_put_down_hidden`).  When ``N >= M``,
     in every such world each marked copy still at ``L`` has a partner of its own among
@@ -1498,9 +1541,7 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         for i in range(t0 + 1, len(steps))
         if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
     )
-    if not hidden:
-        return False
-    most = _copies_marked(h, agent, x, within, loc, upto=t0 + 1)[0]
+    most = _copies_marked(h, agent, x, within, loc, upto=t0 + 1, shed=True)[0]
     if hidden < most:  # the copies agent cannot have seen, of all of them, may bound it
         most = min(most, h.deck.copies[x] - _clean_copies(h, agent, x, within, upto=t0 + 1))
     if hidden < most:
