@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -2101,7 +2101,7 @@ def _sees(st: Any, agent: str, mine: set[str]) -> bool:
     return st.audience is None or agent in st.audience or st.src in mine or st.dst in mine
 
 
-def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
+def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str, together: bool = True) -> bool:
     """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C)``, a card
     without copies) in any world seat ``within`` considers possible, because the card may
     have gone another way than a card put down beside it: ``True`` is exact, ``False``
@@ -2120,7 +2120,9 @@ def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     move, each card put down is followed by its kind (a move, reveal or show
     ``within`` saw without that kind left it alone); otherwise the cards put down are
     followed as a number (at most as many of them at each place as it could hold, every
-    one that may have been seen lost), and one left over is enough.
+    one that may have been seen lost), and one left over is enough; when no single
+    such move leaves one, the cards put down at all of them are followed together (each
+    is one ``C`` may have traded ways with; ``together=False``: not).
 
     Unlike :func:`dislodged`, the card may have come to ``L`` after the move (it went
     from ``H`` to ``L`` unseen by ``agent``), and the cards put down may have passed
@@ -2165,6 +2167,7 @@ def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
             if not (st.kind in ("move", "show") and saw and x not in st.kinds):
                 break
         first = t
+    unseen = []  # the moves within did not see either
     for i in range(first, len(steps)):
         st = steps[i]
         if st.kind != "move" or _sees(st, agent, mine):
@@ -2176,7 +2179,10 @@ def rerouted(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
                 return True
         elif _put_down_hidden(h, i, agent, loc, within) >= 1:
             return True
-    return False
+        else:
+            unseen.append(i)
+    # every card put down at those moves is one the card may have traded ways with
+    return together and len(unseen) > 1 and _put_down_hidden(h, unseen, agent, loc, within) >= 1
 
 
 def _kind_hidden(h: CardHistory, i: int, q: int, agent: str, within: str, loc: str) -> bool:
@@ -2213,25 +2219,39 @@ def _hidden_from(
     return loc not in places
 
 
-def _put_down_hidden(h: CardHistory, i: int, agent: str, loc: str, within: str) -> int:
-    """At least how many of the cards step ``i`` put down stay unseen by ``agent`` and away
-    from ``loc`` to the end, in every world of ``within``: at most as many of them at each
-    place as it could hold, and every one that may have been seen lost; once all that are
-    left lie at a place whose whole content ``within`` sees (a pile it picks up, a reveal
-    to it), they are among the cards it saw there, each followed by its kind
+def _put_down_hidden(
+    h: CardHistory, i: int | Sequence[int], agent: str, loc: str, within: str
+) -> int:
+    """At least how many of the cards step ``i`` put down (or the steps ``i``, all
+    together) stay unseen by ``agent`` and away from ``loc`` to the end, in every world of
+    ``within``: at most as many of them at each place as it could hold, and every one
+    that may have been seen lost; once all that are left lie at a place whose whole
+    content ``within`` sees (a pile it picks up, a reveal to it) and no step of ``i`` is
+    still to come, they are among the cards it saw there, each followed by its kind
     (:func:`_hidden_from`), and every kind that may be lost counts against them."""
     mine = set(h.owns.get(agent, ()))
-    size = h.sizes(i + 1)
-    n = len(h.steps[i].kinds)
+    moves = sorted([i] if isinstance(i, int) else i)
+    size = h.sizes(moves[0])
     most = {m: 0 for m in h.locations}
-    most[h.steps[i].dst] = n
-    lost = 0
-    for u in range(i + 1, len(h.steps)):
+    n = lost = 0
+    for u in range(moves[0], len(h.steps)):
         st = h.steps[u]
+        if u in moves:  # the cards put down here join those followed
+            k = len(st.kinds)
+            n += k
+            size[st.src] -= k
+            size[st.dst] += k
+            most[st.dst] = min(most[st.dst] + k, size[st.dst])
+            continue
         if st.kind in ("count", "fact"):
             return 0
         whole = st.kind in ("all", "reveal") and (st.audience is None or within in st.audience)
-        if whole and most[st.src] and not any(c for m, c in most.items() if m != st.src):
+        if (
+            whole
+            and u > moves[-1]
+            and most[st.src]
+            and not any(c for m, c in most.items() if m != st.src)
+        ):
             if _sees(st, agent, mine) or st.kind == "all" and st.dst in mine:
                 return n - lost - most[st.src]
             place = st.dst if st.kind == "all" else st.src
