@@ -1,5 +1,6 @@
 """Copies relayed through several hands: :func:`games.epistemic.knowledge.outplayed`
-with the trades of ways at other hands' hidden plays (``_copies_marked(shed=True)``).
+with the trades of ways at other hands' hidden plays (``_copies_marked(shed=True)``),
+and its count of every copy (``every``) against the cards ``L`` put down since.
 
 A copy ``b`` saw go into a pile that hand ``H`` picked up may have stayed with ``H``
 when ``H`` put cards face down: a card ``H`` kept to the end unseen by ``b`` can have
@@ -129,15 +130,21 @@ def test_known_answer_a_copy_relayed_through_a_hand():
     assert not any(outplayed(whole, "x", atom, within=a) for a in SEATS)
 
 
-def test_full_size_koth_state_with_copies_relayed():
-    """52-card koth, seed 0, play 40: ``K_P1 ~K_P2 has(P3, 1)`` is true.  P2 may have
+def test_full_size_koth_states_with_copies_relayed_or_outplayed():
+    """52-card koth, seed 0.  Play 40: ``K_P1 ~K_P2 has(P3, 1)`` is true.  P2 may have
     seen up to three 1s reach P3, two of them through P0, who picked up the pile P2 had
     played into and put three cards down into the pile P3 took; P0 kept many cards P2
     never sees, and P3 put two cards down since (the kind quotient is refused here
-    after 40-80 s)."""
+    after 40-80 s).  Play 54: ``K_P2 ~K_P3 has(P0, 10)`` is true: since P0 picked up
+    the pile, it put down seven cards P3 never sees again, more than the four 10s."""
     from benchmarks.whole_game_knowledge import plays
 
-    h = next(h for k, h in plays("bs-koth", 0) if k == 40)
-    gk = GameKnowledge(h)
-    assert gk.holds("K_P1 ~K_P2 has(P3, 1)") is True and gk.route == "counting"
-    assert outplayed(h, "P2", Atom("has", ("P3", "1")), within="P1")
+    for k, h in plays("bs-koth", 0):
+        if k == 40:
+            gk = GameKnowledge(h)
+            assert gk.holds("K_P1 ~K_P2 has(P3, 1)") is True and gk.route == "counting"
+            assert outplayed(h, "P2", Atom("has", ("P3", "1")), within="P1")
+        if k == 54:
+            gk = GameKnowledge(h)
+            assert gk.holds("K_P2 ~K_P3 has(P0, 10)") is True and gk.route == "counting"
+            break
