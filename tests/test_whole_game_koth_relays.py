@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from games.cards import Deck
 from games.epistemic import (
     CardHistory,
+    Count,
     GameKnowledge,
     Move,
     MoveAll,
@@ -28,7 +29,7 @@ from games.epistemic import (
     explicit_model,
     knowledge,
 )
-from games.epistemic.knowledge import outplayed
+from games.epistemic.knowledge import never_known, outplayed
 from kripke import holds
 from kripke.formulas import Atom
 from tests.test_whole_game_dislodged import checked_claims
@@ -148,3 +149,25 @@ def test_full_size_koth_states_with_copies_relayed_or_outplayed():
             gk = GameKnowledge(h)
             assert gk.holds("K_P2 ~K_P3 has(P0, 10)") is True and gk.route == "counting"
             break
+
+
+def test_known_answer_a_hand_that_did_not_see_its_own_card_go():
+    """z moves a card to y that only x sees: z does not know whether it kept its B or
+    its C, so its own hand is no partner for y's A (a count bars B from y, and where z
+    moved the C, x knows y holds the A).  ``never_known`` claimed ``K_z ~K_x has(y, A)``
+    here (a hypothesis example of :mod:`tests.test_whole_game_facts`)."""
+    h = CardHistory(
+        Deck(["A", "B", "C", "D"], [1, 1, 1, 1]),
+        {"x": "D", "y": "A", "z": "B C", "pile": "", "kitty": ""},
+        SEATS,
+    )
+    h = h.then(
+        Count(["x"], ["D"], 1, 1),
+        Count(["y"], ["B"], 0, 0),
+        Move("B", "z", "y", seen_by=["x"]),
+    )
+    pm = explicit_model(h)
+    assert holds(pm, "~K_x has(y, A)") and not holds(pm, "K_z ~K_x has(y, A)")
+    assert not never_known(h, "x", Atom("has", ("y", "A")), within="z")
+    gk = GameKnowledge(h, max_width=1, quotient_width=2**62)
+    assert gk._by_counting(gk.formula("K_z ~K_x has(y, A)")) is not True
