@@ -1155,6 +1155,8 @@ def _copies_marked(
                 c = (st.kinds if st.kind == "move" else st.content).count(x)
                 went, marked_went = c, c if sees else min(c, seen[src])
                 cap[src] -= c
+                if sees:  # copies are alike: those seen leaving may be the ones seen there
+                    seen[src] -= min(c, seen[src])
             else:
                 went = min(n, cap[src])
                 marked_went = went if sees else min(n, seen[src])
@@ -1360,6 +1362,10 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
         else:
             pub[dst] += n
             shown[dst].update(kinds)
+            # the copies of a kind are alike: those that left may be taken to be the ones
+            # shown at src first (in every world, whatever was shown there)
+            for k, c in kinds.items():
+                shown[src][k] -= min(c, shown[src][k])
         size[src] -= n
         size[dst] += n
         for m in (src, dst):
