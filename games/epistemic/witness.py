@@ -927,7 +927,7 @@ def witness_kept(h: CardHistory, b: str, atom: Any) -> bool:
     places = _places_before(h, cards)
     options: list[list[tuple[int, int]]] = []
     for i in here:
-        opts = []
+        opts: list[tuple[int, int]] = []
         for t in reversed(cards[i].moves):
             st = steps[t]
             if st.kind != "move" or _sees_kinds(st, b):
