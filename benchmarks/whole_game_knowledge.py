@@ -343,6 +343,42 @@ before the structure at any width, :data:`~games.epistemic.knowledge.QUOTIENT_FI
 The two formulas of this benchmark were already counting's first, so its figures do not
 move; random formulas do (below, in :mod:`tests.test_epistemic_playouts`' terms).
 
+The next session (2ac5210 at its start; the rules below up to 8961a91): a witness world
+where the hand a card was put down from kept it and put down another card it held then
+(:func:`~games.epistemic.witness.witness_kept`, tried by ``witness_rerouted``);
+:func:`~games.epistemic.knowledge.rerouted` following the cards its hand put down at
+several moves together when no single move leaves one; ``never_known`` taking a copy that
+leaves a place in view to be the one shown there (copies are alike: a bid's 2D played face
+up later no longer marks the one kept); with copies, ``outplayed`` trading the copies ``b``
+saw reach ``L`` through another hand with cards that hand keeps unseen, or counting the
+cards ``L`` put down unseen against every copy it can hold; for ``K_a ~K_b`` the rules and
+witnesses before the public's counting; and a fix of ``never_known``, which took a seat to
+know its own hand when a card had left it at a move the seat did not see (a false ``True``
+that random histories found, present before this session).
+
+* 2-seed command with ``--route default baseline`` (every state measured on both routes,
+  same query, same run; at 8961a91, out file ``/tmp/s28/two_seed_m2.jsonl``; machine
+  loaded 4-5 on 2 cores): bs-classic 100% (baseline 43%), bs-koth 86% (76%), boerenbridge
+  100% (100%), zpy5 95% (95%), bs-zpy 90% (90%); CPU median 0.003-0.010 s a state, worst
+  0.48 s (koth), 1.12 s (zpy5 seed 1 play 80, the kind quotient); the answers of the 106
+  states both routes answered are the same.  The baseline is the structure first at any
+  width, the quotients next and exact counting last;
+* the issue's full size for classic BS and ZPY: 20 complete games each, every play,
+  ``--seeds 0 ... 19 --every 1 --budget 3`` (at 2ac5210, out file
+  ``/tmp/s28/full_cz.jsonl``; then the states not answered re-measured at 8961a91, the
+  others kept, ``full_cz_m2.jsonl``): bs-classic 2,256 states, 90.6% -> 95% (119 left,
+  timeouts from play 61 of the long games: seeds 0, 6, 10, 11 run to 157-323 plays;
+  CPU median 0.037 s, worst 1.30 s a state), zpy5 1,675 states, 95.2% -> 96% (72 left,
+  from play 32; CPU worst 1.33 s); peak 237 MiB;
+* koth and BS-ZPY at full size: see the closing note of this session (every 5th play of
+  20 complete games).
+
+What stops the rest: on classic BS, ``K_a ~K_b has(c, X)`` where ``X`` went through
+several hands that played face down since (the trade of ways would have to follow two
+hands at once, or the card quotient passes 250,000 states); on ZPY, the kitty's exchange
+and voids leave too few partners for the rules, and the kind quotient spreads its named
+kinds in up to 1e15 ways.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
