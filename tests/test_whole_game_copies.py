@@ -16,6 +16,7 @@ histories of every event kind; at full size, koth states the rules left open.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -189,8 +190,8 @@ def test_full_size_koth_states_the_rules_left_open():
     assert witness_tracked(h, "P2", "P3", Atom("has", ("P0", "0")))
 
 
-def rerouted_witnesses(h: CardHistory) -> tuple[int, int]:
-    """Every world :func:`witness_rerouted` finds on ``h`` (atoms ``has(L, C#k)`` for
+def found_witnesses(h: CardHistory, witness: Any) -> tuple[int, int]:
+    """Every world ``witness(h, b, atom)`` finds on ``h`` (atoms ``has(L, C#k)`` for
     every ``k``), checked in the explicit model: the seat then does not know the atom;
     how many, and how many :func:`witness_absent` does not find."""
     pm = None
@@ -200,12 +201,17 @@ def rerouted_witnesses(h: CardHistory) -> tuple[int, int]:
             for x, name in enumerate(h.deck.names):
                 for k in range(1, h.deck.copies[x] + 1):
                     atom = Atom("has", (loc, name if k == 1 else f"{name}#{k}"))
-                    if witness_rerouted(h, b, atom):
+                    if witness(h, b, atom):
                         pm = pm or explicit_model(h)
                         assert holds(pm, Not(Know(b, atom))), (b, atom.key)
                         n += 1
                         beyond += not witness_absent(h, b, atom)
     return n, beyond
+
+
+def rerouted_witnesses(h: CardHistory) -> tuple[int, int]:
+    """:func:`found_witnesses` of :func:`witness_rerouted`."""
+    return found_witnesses(h, witness_rerouted)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,31 +13,18 @@ from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, explicit_model
-from games.epistemic.witness import witness_absent, witness_kept
+from games.epistemic.witness import witness_kept
 from kripke import holds
-from kripke.formulas import Atom, Know, Not
+from kripke.formulas import Atom
 from tests.test_epistemic import random_history
-from tests.test_whole_game_copies import koth_history
+from tests.test_whole_game_copies import found_witnesses, koth_history
 from tests.test_whole_game_dislodged import bs_history
 
 
 def kept_witnesses(h: CardHistory) -> tuple[int, int]:
-    """Every world :func:`witness_kept` finds on ``h`` (atoms ``has(L, C#k)`` for every
-    ``k``), checked in the explicit model: the seat does not know the atom; how many,
-    and how many :func:`witness_absent` does not find."""
-    pm = None
-    n = beyond = 0
-    for b in h.agents:
-        for loc in h.locations:
-            for x, name in enumerate(h.deck.names):
-                for k in range(1, h.deck.copies[x] + 1):
-                    atom = Atom("has", (loc, name if k == 1 else f"{name}#{k}"))
-                    if witness_kept(h, b, atom):
-                        pm = pm or explicit_model(h)
-                        assert holds(pm, Not(Know(b, atom))), (b, atom.key)
-                        n += 1
-                        beyond += not witness_absent(h, b, atom)
-    return n, beyond
+    """Every world :func:`witness_kept` finds on ``h``, checked in the explicit model
+    (:func:`~tests.test_whole_game_copies.found_witnesses`)."""
+    return found_witnesses(h, witness_kept)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

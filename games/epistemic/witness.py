@@ -370,6 +370,21 @@ def _copies_here(
     return cell, cards, [i for i, c in enumerate(cards) if c.at == cell[0] and c.kind == cell[1]]
 
 
+def _to_leave(
+    h: CardHistory, b: str, atom: Any
+) -> tuple[str, int, list[_Card], list[int], int] | None:
+    """For a trade that makes the card atom false: its place ``L`` and kind ``C``, the
+    cards followed for ``b``, the copies of ``C`` at ``L`` and how many of them must
+    leave; ``None`` for an atom not about the cards or false already (the caller's to
+    see)."""
+    found = _copies_here(h, b, atom)
+    if found is None:
+        return None
+    (loc, x, j), cards, here = found
+    need = len(here) - j + 1
+    return None if need <= 0 else (loc, x, cards, here, need)
+
+
 def witness_absent(h: CardHistory, b: str, atom: Any) -> bool:
     """Whether a world ``b`` considers possible was found where the card atom ``atom``
     (``has(L, C#k)``) is false, so that ``b`` does not know it: every copy of ``C``
@@ -430,13 +445,10 @@ def witness_rerouted(h: CardHistory, b: str, atom: Any) -> bool:
 
 def _rerouted_later(h: CardHistory, b: str, atom: Any) -> bool:
     """:func:`witness_rerouted`'s trades with a card ``L`` put down after the copy came in."""
-    found = _copies_here(h, b, atom)
+    found = _to_leave(h, b, atom)
     if found is None:
         return False
-    (loc, x, j), cards, here = found
-    need = len(here) - j + 1
-    if need <= 0:
-        return False  # false already: the caller's to see
+    loc, x, cards, here, need = found
     carried: dict[int, list[int]] = {}
     for i, c in enumerate(cards):
         for t in c.moves:
@@ -916,13 +928,10 @@ def witness_kept(h: CardHistory, b: str, atom: Any) -> bool:
     >>> witness_kept(h2, "x", Atom("has", ("z", "A")))   # z took it, but y may have kept it
     True
     """
-    found = _copies_here(h, b, atom)
+    found = _to_leave(h, b, atom)
     if found is None:
         return False
-    (loc, x, j), cards, here = found
-    need = len(here) - j + 1
-    if need <= 0:
-        return False  # false already: the caller's to see
+    loc, x, cards, here, need = found
     steps = h.steps
     places = _places_before(h, cards)
     options: list[list[tuple[int, int]]] = []
