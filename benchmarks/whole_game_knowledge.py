@@ -372,10 +372,11 @@ that random histories found, present before this session).
   from play 32; CPU worst 1.33 s); peak 237 MiB;
 * koth and BS-ZPY at full size, every 5th play of complete games (``--every 5 --budget
   2``, at 8961a91, out files ``/tmp/s28/full_kz5_m2.jsonl`` and ``full_bszpy5_m2.jsonl``;
-  stopped for time after 15 and 3 complete games): bs-koth 59% of 529 states (the short
-  games 9 of 9 to 13 of 14, the long ones, seeds 0, 6 and 9 of 820, 516 and 450
-  plays, 40-46%; CPU median 0.004 s, worst 1.91 s a state; peak 227 MiB), bs-zpy 76% of
-  105 (25 of 31, 27 of 41, 28 of 33; CPU worst 1.22 s).
+  stopped for time after 15 and 3 complete games): bs-koth 59% of 529 states (the ten
+  games of at most 14 measured plays 89-100%, seeds 5 and 8 75% and 66%, the long ones,
+  seeds 0, 6 and 9 of 820, 516 and 450 plays, 40-46%; CPU median 0.004 s, worst 1.91 s a
+  state; peak 227 MiB), bs-zpy 76% of 105 (25 of 31, 27 of 41, 28 of 33; CPU worst
+  1.22 s).
 
 What stops the rest: on classic BS, ``K_a ~K_b has(c, X)`` where ``X`` went through
 several hands that played face down since (the trade of ways would have to follow two
