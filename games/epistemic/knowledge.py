@@ -1102,6 +1102,102 @@ def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
     return {c[1] for c in cells}, {c[0] for c in cells}
 
 
+def _copies_bounds(h: CardHistory, x: int, within: str) -> tuple[list[dict[str, int]], ...]:
+    """At most and at least how many copies of kind ``x`` lie at every location after
+    every number of steps (index ``t``: after ``t`` steps), in every world seat
+    ``within`` considers possible: ``(most, least)``.
+
+    ``most`` follows the copies forward as ``within`` saw them (exactly at its own
+    places and at the events it saw; a move it did not see may take as many as the
+    source may hold).  ``least`` comes backward from what ``within`` saw later: a
+    copy it saw leave a place (or shown, or revealed there) lay there before, and
+    the cards that arrived with a move it did not see came from that move's source
+    (a copy at the destination beyond what it may have held before was among
+    them).  Both also read the deck: the copies not at the other places are here.
+
+    Examples
+    --------
+    x knows the deck's two A: one its own, one that z put down unseen and everybody
+    saw revealed; before the move it lay at z:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, Reveal
+    >>> h = CardHistory(Deck(["A", "B"], [2, 2]), {"x": "A B", "y": "B", "z": "A", "pile": ""},
+    ...                 ["x", "y", "z"])
+    >>> h = h.then(Move("A", "z", "pile", seen_by=["z"]), Reveal("pile"))
+    >>> most, least = _copies_bounds(h, 0, "x")
+    >>> most[0]["y"], least[0]["z"], most[1]["z"], least[1]["pile"]
+    (0, 1, 0, 1)
+    """
+    watch = set(h.owns.get(within, ())) | set(h.public_locations())
+    total = h.deck.copies[x]
+    known = sum(h.initial[m].count(x) for m in watch)
+    size = {m: len(h.initial[m]) for m in h.locations}
+    cap = {
+        m: h.initial[m].count(x) if m in watch else min(size[m], total - known) for m in h.locations
+    }
+    low = {m: h.initial[m].count(x) if m in watch else 0 for m in h.locations}
+    sizes, most, ahead = [dict(size)], [dict(cap)], [dict(low)]
+    for st in h.steps:
+        saw = st.audience is None or within in st.audience
+        if st.kind in ("move", "all"):
+            src, dst = st.src, st.dst
+            n = len(st.kinds) if st.kind == "move" else size[src]
+            if saw:
+                c = (st.kinds if st.kind == "move" else st.content).count(x)
+                cap[src], low[src] = cap[src] - c, low[src] - c
+                cap[dst], low[dst] = cap[dst] + c, low[dst] + c
+            else:
+                cap[dst] += min(n, cap[src])
+                low[dst] += low[src] if st.kind == "all" else max(0, low[src] - size[src] + n)
+                low[src] = max(0, low[src] - n)
+            if st.kind == "all":
+                cap[src] = low[src] = 0
+            size[src] -= n
+            size[dst] += n
+        elif st.kind in ("reveal", "show") and saw:
+            shown = (st.content if st.kind == "reveal" else st.kinds).count(x)
+            low[st.src] = max(low[st.src], shown)
+            if st.kind == "reveal":
+                cap[st.src] = shown
+        elif st.kind == "count" and x in st.kinds:
+            for m in st.locations:
+                cap[m] = min(cap[m], st.hi)
+        for m in h.locations:
+            cap[m] = min(cap[m], size[m], total)
+        sizes.append(dict(size))
+        most.append(dict(cap))
+        ahead.append(dict(low))
+    least = [dict(ahead[-1])]
+    for t in range(len(h.steps) - 1, -1, -1):
+        st, after, before = h.steps[t], least[-1], dict(ahead[t])
+        saw = st.audience is None or within in st.audience
+        for m in h.locations:
+            before[m] = max(before[m], after[m])
+        if st.kind in ("move", "all"):
+            src, dst = st.src, st.dst
+            if saw:
+                c = (st.kinds if st.kind == "move" else st.content).count(x)
+            else:  # the copies at dst beyond those it may have held came from src
+                c = max(0, after[dst] - most[t][dst])
+            n = c if saw else len(st.kinds) if st.kind == "move" else sizes[t][src]
+            before[src] = max(ahead[t][src], c if st.kind == "all" else after[src] + c)
+            before[dst] = max(ahead[t][dst], after[dst] - n)
+        elif st.kind == "count" and set(st.kinds) == {x} and len(st.locations) == 1:
+            m = st.locations[0]
+            before[m] = after[m] = max(after[m], st.lo)
+        for m in h.locations:  # the deck: copies not elsewhere are here
+            rest = sum(most[t][k] for k in h.locations if k != m)
+            before[m] = max(before[m], total - rest)
+        least.append(before)
+    least.reverse()
+    for up, lo in zip(most, least, strict=True):  # the copies that must lie elsewhere
+        floor = sum(lo.values())
+        for m in h.locations:
+            up[m] = min(up[m], total - floor + lo[m])
+    return most, least
+
+
 def _copies_marked(
     h: CardHistory,
     agent: str,
@@ -1144,6 +1240,7 @@ def _copies_marked(
     seen = {m: cap[m] if every or m in mine or m in public else 0 for m in h.locations}
     last_fact = max((i for i, st in enumerate(h.steps) if st.kind in ("count", "fact")), default=-1)
     used: Counter[str] = Counter()  # partners taken at each place
+    least = _copies_bounds(h, x, within)[1]  # copies that must stay behind
     for i, st in enumerate(h.steps[:upto]):
         saw = st.audience is None or within in st.audience
         sees = st.audience is None or agent in st.audience
@@ -1158,8 +1255,8 @@ def _copies_marked(
                 if sees:  # copies are alike: those seen leaving may be the ones seen there
                     seen[src] -= min(c, seen[src])
             else:
-                went = min(n, cap[src])
-                marked_went = went if sees else min(n, seen[src])
+                went = min(n, max(0, cap[src] - least[i + 1][src]))
+                marked_went = went if sees else min(went, seen[src])
             if shed and not sees and st.kind == "move" and marked_went and i > last_fact:
                 if src != loc and src not in public:
                     free = _stayers(h, agent, i) - used[src] - min(seen[src], cap[src])
@@ -1290,7 +1387,7 @@ def _own_partners(h: CardHistory, within: str, x: int, loc: str, mk: _Marks) -> 
     for m in mine:
         if m != loc:
             good = sum(1 for c in content[m] if h.deck.index(c) not in mk.barred | {x})
-            n += max(0, good - mk.marked[m] - mk.pub[m])
+            n += max(0, good - mk.either[m])
     return n
 
 
@@ -1301,7 +1398,7 @@ def _enough_unmarked(h: CardHistory, x: int, j: int, loc: str, mk: _Marks) -> bo
     least as many as the copies of kind ``x`` not shown publicly less ``j - 1``: then
     every unmarked copy at ``loc`` beyond ``j - 1`` has an unmarked partner of
     another kind elsewhere, in every world."""
-    free = sum(max(0, mk.size[m] - mk.marked[m] - mk.pub[m]) for m in h.locations if m != loc)
+    free = sum(max(0, mk.size[m] - mk.either[m]) for m in h.locations if m != loc)
     public_copies = sum((mk.low[m] for m in h.locations), Counter())
     free -= sum(max(0, h.deck.copies[k] - public_copies[k]) for k in mk.barred)
     return free >= _wanted(h, x, j, mk)
@@ -1312,11 +1409,14 @@ class _Marks:
     """:func:`never_known`'s reading of a history for one agent and one kind ``x``, at
     every location now: how many cards it may have seen (``marked``, upper bounds),
     how many a public event showed (``pub``; ``shown`` per kind, upper bounds; ``low``
-    per kind, lower bounds), and the kinds other counts and facts name (``barred``)."""
+    per kind, lower bounds), how many it may have seen or a public event may have
+    shown (``either``: one upper bound for both, as a card can be both), and the kinds
+    other counts and facts name (``barred``)."""
 
     size: dict[str, int]
     marked: dict[str, int]
     pub: dict[str, int]
+    either: dict[str, int]
     shown: dict[str, Counter[int]]
     low: dict[str, Counter[int]]
     barred: set[int]
@@ -1341,6 +1441,7 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
         m: Counter(h.initial[m]) if m in public else Counter() for m in h.locations
     }
     pub = {m: size[m] if m in public else 0 for m in h.locations}  # publicly shown, in all
+    either = {m: max(marked[m], pub[m]) for m in h.locations}  # seen or shown
     # at least this many copies of a kind lie at a location, shown there publicly
     low: dict[str, Counter[int]] = {m: Counter(shown[m]) for m in h.locations}
     barred: set[int] = set()
@@ -1355,6 +1456,7 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
         else:  # any n cards: the shown ones may be among them
             low[src] = Counter({k: c - n for k, c in low[src].items() if c > n})
         marked[dst] += n if seen else min(n, marked[src])
+        either[dst] += n if seen else min(n, either[src])
         if kinds is None:  # which cards moved is not public: any marked ones may have
             pub[dst] += min(n, pub[src])
             for k, c in list(shown[src].items()):
@@ -1370,6 +1472,7 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
         size[dst] += n
         for m in (src, dst):
             marked[m] = min(marked[m], size[m])
+            either[m] = min(either[m], size[m])
             pub[m] = min(pub[m], size[m])
             for k in shown[m]:
                 shown[m][k] = min(shown[m][k], size[m])
@@ -1384,6 +1487,8 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
             go(st.src, st.dst, n, sees or st.src in mine or st.dst in mine, kinds)
         elif st.kind in ("reveal", "show"):
             what = Counter(st.content if st.kind == "reveal" else st.kinds)
+            if sees:
+                either[st.src] = min(either[st.src] + sum(what.values()), size[st.src])
             if st.audience is None:
                 if st.kind == "reveal":
                     low[st.src] = Counter(what)
@@ -1396,14 +1501,15 @@ def _marks(h: CardHistory, agent: str, x: int, loc: str) -> _Marks:
             ks, locs = _constrained(h, st)
             if x in ks:
                 for m in locs:
-                    marked[m] = size[m]
+                    marked[m] = either[m] = size[m]
                 continue
             for m, k, j in _placed(h, st):  # public like a show: those copies lie at m
                 if j > low[m][k]:
                     pub[m] = min(pub[m] + j - low[m][k], size[m])
+                    either[m] = min(either[m] + j - low[m][k], size[m])
                     low[m][k] = j
             barred |= _constrained_rest(h, st, reach[i])
-    return _Marks(size, marked, pub, shown, low, barred)
+    return _Marks(size, marked, pub, either, shown, low, barred)
 
 
 def _reaching(h: CardHistory, loc: str) -> list[set[str]]:
