@@ -107,14 +107,15 @@ def test_outplayed_claims_what_the_others_do_not():
 def test_outplayed_reads_the_copies_the_outer_seat_knows_were_never_seen(monkeypatch):
     """Histories (of 1,500 seeds, 8 plays) where the rule's claims need the copies ``a``
     was dealt and followed unseen by ``b`` (:func:`knowledge._clean_copies`): every claim
-    holds, and without that bound some are not made."""
+    holds, and without that bound one is not made (seed 35; the bounds on the copies at
+    every moment, :func:`knowledge._copies_bounds`, now make the others on their own)."""
     from games.epistemic import knowledge
 
     seeds = (25, 35, 93, 317, 783, 1138, 1387)
     with_clean = sum(outplayed_claims(koth_history(seed, 8))[0] for seed in seeds)
     monkeypatch.setattr(knowledge, "_clean_copies", lambda *args, **kwargs: 0)
     without = sum(outplayed_claims(koth_history(seed, 8))[0] for seed in seeds)
-    assert with_clean >= without + 7
+    assert with_clean >= without + 1
 
 
 def test_known_answer_a_copy_seen_going_in_then_a_card_put_down():

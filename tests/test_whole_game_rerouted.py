@@ -18,7 +18,7 @@ from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, explicit_model
 from games.epistemic.knowledge import dislodged, never_known, rerouted, swap_unknown
 from kripke import holds
-from kripke.formulas import Atom
+from kripke.formulas import Atom, Know, Not
 from tests.test_whole_game_dislodged import bs_history, checked_claims
 from tests.test_whole_game_swaps import kitty_history
 
@@ -139,3 +139,32 @@ def test_full_size_classic_bs_the_moves_together():
     assert not rerouted(h, "P1", atom, within="P0", together=False)
     gk = GameKnowledge(h)
     assert gk.holds("K_P0 ~K_P1 has(P2, 2D)") is True and gk.route == "counting"
+
+
+def test_cards_put_down_split_and_some_seen_whole_by_the_outer_seat():
+    """y (publicly given the A) puts two cards down unseen; w picks them up and passes
+    one on face down to a pile z picks up (seeing the B); then w and z each play a card
+    face up.  z knows the B stays in its hand: of the two cards y put down only w's
+    face-up card may have been seen by x, so one is left to have traded ways with the
+    A.  Followed only as a number, z's face-up card could have been that B as well."""
+    deck = Deck(["A", "B", "C", "D", "E", "F"])
+    h = CardHistory(
+        deck,
+        {"x": "A E", "y": "B C", "z": "D", "w": "F", "pile": "", "pile2": "", "up": ""},
+        ["x", "y", "z", "w"],
+    )
+    h = h.then(
+        Move("A", "x", "y"),
+        Move("B C", "y", "pile", seen_by=["y"]),
+        MoveAll("pile", "w", seen_by=["w"]),
+        Move("B", "w", "pile2", seen_by=["w"]),
+        MoveAll("pile2", "z", seen_by=["z"]),
+        Move("C", "w", "up"),
+        Move("D", "z", "up"),
+    )
+    has_y_a = Atom("has", ("y", "A"))
+    assert rerouted(h, "x", has_y_a, within="z")
+    assert not never_known(h, "x", has_y_a, within="z")  # x saw the A go to y
+    pm = explicit_model(h)
+    assert holds(pm, Know("z", Not(Know("x", has_y_a))))
+    assert GameKnowledge(h).holds("K_z ~K_x has(y, A)")

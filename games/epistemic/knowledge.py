@@ -1240,7 +1240,7 @@ def _copies_marked(
     seen = {m: cap[m] if every or m in mine or m in public else 0 for m in h.locations}
     last_fact = max((i for i, st in enumerate(h.steps) if st.kind in ("count", "fact")), default=-1)
     used: Counter[str] = Counter()  # partners taken at each place
-    least = _copies_bounds(h, x, within)[1]  # copies that must stay behind
+    bound, least = _copies_bounds(h, x, within)  # at most there; what must stay behind
     for i, st in enumerate(h.steps[:upto]):
         saw = st.audience is None or within in st.audience
         sees = st.audience is None or agent in st.audience
@@ -1283,7 +1283,7 @@ def _copies_marked(
                 for m in locs:
                     seen[m] = cap[m]
         for m in h.locations:
-            cap[m] = min(cap[m], size[m])
+            cap[m] = min(cap[m], size[m], bound[i + 1][m])
             seen[m] = min(seen[m], cap[m])
     return seen[loc], cap[loc]
 
@@ -2350,10 +2350,11 @@ def _put_down_hidden(
     """At least how many of the cards step ``i`` put down (or the steps ``i``, all
     together) stay unseen by ``agent`` and away from ``loc`` to the end, in every world of
     ``within``: at most as many of them at each place as it could hold, and every one
-    that may have been seen lost; once all that are left lie at a place whose whole
-    content ``within`` sees (a pile it picks up, a reveal to it) and no step of ``i`` is
-    still to come, they are among the cards it saw there, each followed by its kind
-    (:func:`_hidden_from`), and every kind that may be lost counts against them."""
+    that may have been seen lost.  Those that may lie at a place whose whole content
+    ``within`` sees (a pile it picks up, a reveal to it) are among the cards it saw
+    there: from then on each is followed by its kind (:func:`_hidden_from`), every
+    kind there that may be lost counts against them, and they are no longer followed
+    as a number (the others still are)."""
     mine = set(h.owns.get(agent, ()))
     moves = sorted([i] if isinstance(i, int) else i)
     size = h.sizes(moves[0])
@@ -2371,22 +2372,21 @@ def _put_down_hidden(
         if st.kind in ("count", "fact"):
             return 0
         whole = st.kind in ("all", "reveal") and (st.audience is None or within in st.audience)
-        if (
-            whole
-            and u > moves[-1]
-            and most[st.src]
-            and not any(c for m, c in most.items() if m != st.src)
-        ):
+        if whole and most[st.src]:
+            # the cards followed there are among those within sees: each is followed by
+            # its kind from here on, and no longer as a number
             if _sees(st, agent, mine) or st.kind == "all" and st.dst in mine:
-                return n - lost - most[st.src]
-            place = st.dst if st.kind == "all" else st.src
-            counts = Counter(st.content)
-            gone = sum(
-                c
-                for q, c in counts.items()
-                if not _hidden_from(h, u + 1, place, q, agent, within, loc)
-            )
-            return n - lost - min(most[st.src], gone)
+                lost += most[st.src]
+            else:
+                place = st.dst if st.kind == "all" else st.src
+                counts = Counter(st.content)
+                gone = sum(
+                    c
+                    for q, c in counts.items()
+                    if not _hidden_from(h, u + 1, place, q, agent, within, loc)
+                )
+                lost += min(most[st.src], gone)
+            most[st.src] = 0
         if st.kind in ("move", "all"):
             k = len(st.kinds) if st.kind == "move" else size[st.src]
             went = min(k, most[st.src])
