@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.epistemic.hands import hand_unknown
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import GameError, InvalidParameterError
@@ -548,6 +549,8 @@ class GameKnowledge:
             return True
         kn = self._seat_counting(within)
         if swap_unknown(h, agent, atom, within=within, knowledge=kn):
+            return True
+        if hand_unknown(h, agent, atom, within=within, knowledge=kn):
             return True
         return kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn)
 

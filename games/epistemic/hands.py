@@ -1,0 +1,202 @@
+"""Knowledge about a hand where every card is played face up: a count, not a search.
+
+In Shengji and ZPY every card goes from a hand to the table face up; what is
+hidden is the deal and the kitty, which only its owner sees exchanged.  What a
+seat ``b`` knows there is fixed by its own hand (and the kitty, for its owner):
+its worlds are every placing of the cards it has not seen, each hand keeping its
+size, the suits it showed void in and the cards it showed.  Whether a card must
+lie at a place in all of them is a transport question over groups of cards
+(the kinds every void treats alike), decided by Hall's condition; and that
+condition depends on ``b``'s hand only through how many cards of each group it
+holds.  So ``K_a ~K_b has(L, C)`` (in no world ``a`` considers possible does ``b``
+know it) follows from the fewest cards of each union of groups that ``b`` can hold
+in ``a``'s worlds, which ``a``'s exact counting gives: :func:`hand_unknown`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from games.epistemic.history import CardHistory
+
+__all__ = ["hand_unknown"]
+
+#: Most places not seen by the seat for :func:`hand_unknown` (it checks every subset).
+MAX_PLACES = 10
+
+
+def _public_places(h: CardHistory) -> set[str]:
+    """The places whose whole content everybody knows: owned by every seat, or empty at
+    the deal and only ever reached by moves everybody sees."""
+    out = set(h.public_locations())
+    for m in h.locations:
+        if m in out or h.initial[m]:
+            continue
+        if all(
+            st.audience is None
+            for st in h.steps
+            if st.kind in ("move", "all") and m in (st.src, st.dst)
+        ):
+            out.add(m)
+    return out
+
+
+def _shape(h: CardHistory, public: set[str]) -> dict[str, str] | None:
+    """Whether ``h`` is a history this rule reads, and the hidden place each private
+    place belongs to: every event is public but moves within one seat's hand and a place
+    only that seat sees (a kitty); every count is a void (none of some cards) at places
+    that no card comes into afterwards; no fact, no private show or reveal.  The map
+    sends each buried place (a kitty) to the seat that sees it; ``None``: not read."""
+    owner: dict[str, str] = {}
+    for i, st in enumerate(h.steps):
+        if st.kind == "fact":
+            return None
+        if st.kind == "count":
+            if st.lo != 0 or st.hi != 0:
+                return None
+            later = h.steps[i + 1 :]
+            if any(s.kind in ("move", "all") and s.dst in st.locations for s in later):
+                return None
+            continue
+        if st.audience is None:
+            if st.kind in ("move", "all") and st.dst not in public:
+                return None  # a card given face up to a hand: not read here
+            continue
+        if st.kind in ("reveal", "show") or len(st.audience) != 1:
+            return None
+        (seat,) = st.audience
+        for m in (st.src, st.dst):
+            if m in h.owns[seat]:
+                continue
+            if any(m in own for own in h.owns.values()) or m in public:
+                return None
+            if owner.setdefault(m, seat) != seat:
+                return None
+    return owner
+
+
+def _pins(h: CardHistory, public: set[str]) -> list[tuple[frozenset[str], int, int]]:
+    """What everybody knows of the private places from what was shown: ``(places, kind,
+    copies)``, at least that many copies of the kind lie at those places together now.
+    A show pins the copies at its place; a card of that kind played face up from there
+    may be one of them; a move only its seat saw may take them along (the places grow)."""
+    pins: list[list[Any]] = []
+    for st in h.steps:
+        if st.kind in ("show", "reveal") and st.audience is None:
+            shown = Counter(st.content if st.kind == "reveal" else st.kinds)
+            for k, c in shown.items():
+                pins.append([frozenset([st.src]), k, c])
+        elif st.kind in ("move", "all"):
+            moved = Counter(st.kinds if st.kind == "move" else st.content)
+            for p in pins:
+                if st.src not in p[0]:
+                    continue
+                if st.audience is None:
+                    p[2] = max(0, p[2] - moved[p[1]])
+                else:
+                    p[0] = p[0] | {st.dst}
+    out: dict[tuple[frozenset[str], int], int] = {}
+    for places, k, c in pins:
+        if c:
+            out[places, k] = max(out.get((places, k), 0), c)
+    return [(places, k, c) for (places, k), c in out.items()]
+
+
+def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C)``: at least
+    one copy of ``C`` at ``L``) in any world seat ``within`` considers possible, in a
+    history whose cards are all played face up (:func:`_shape`): ``True`` is exact,
+    ``False`` means not shown.
+
+    In a world of ``within`` where ``agent`` holds the hand ``H``, ``agent``'s worlds are the
+    placings of the cards it has not seen at the places it does not see, every place
+    keeping its size, its voids and the shown copies (:func:`_pins`).  One of them has
+    no ``C`` at ``L`` when the copies of ``C`` can be kept away from ``L``: by Hall's
+    condition, when for every set ``S`` of those places the cards that can only lie in
+    ``S`` (with ``L`` barred to ``C``) are no more than ``S`` holds.  Those cards are every
+    copy of such kinds not in a public place, less ``H``'s: at most the copies less the
+    fewest that ``agent`` holds in ``within``'s worlds (``knowledge``, the exact counting of
+    ``within``; a relaxed one only lowers that fewest).  When every ``S`` passes, no
+    world of ``within`` lets ``agent`` know the atom.
+
+    Examples
+    --------
+    z takes the kitty and buries an AS and a QH, then six cards are played face up; x
+    is left with a KS and y with the AH.  z knows every other card, but not which of
+    the two is x's, in any world of x:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["AS", "KS", "QS", "AH", "KH", "QH"], [2, 2, 1, 1, 2, 2]),
+    ...                 {"x": "AS KS KH", "y": "QS AH KH", "z": "KS QH", "kitty": "AS QH",
+    ...                  "trick": ""}, ["x", "y", "z"])
+    >>> h = h.then(MoveAll("kitty", "z", seen_by=["z"]),
+    ...            Move("QH AS", "z", "kitty", seen_by=["z"]),
+    ...            *(Move(c, s, "trick") for c, s in zip(["KH", "KH", "QH", "AS", "QS", "KS"],
+    ...                                                  "xyzxyz")))
+    >>> hand_unknown(h, "z", Atom("has", ("x", "KS")), within="x",
+    ...              knowledge=h.seat_counting("x"))
+    True
+    """
+    from games.epistemic.knowledge import _fewest
+
+    cell = h.card_cell(atom)
+    if cell is None or within == agent:
+        return False
+    loc, x, j = cell
+    if j != 1:
+        return False
+    public = _public_places(h)
+    owner = _shape(h, public)
+    if owner is None:
+        return False
+    seen = set(h.owns.get(agent, ())) | {m for m, s in owner.items() if s == agent}
+    if loc in seen or loc in public:
+        return False
+    hidden = [m for m in h.locations if m not in seen and m not in public]
+    if len(hidden) > MAX_PLACES or knowledge is None:
+        return False
+    voids: dict[str, set[int]] = {m: set() for m in h.locations}
+    for st in h.steps:
+        if st.kind == "count":
+            for m in st.locations:
+                voids[m] |= set(st.kinds)
+    size = h.sizes()
+    content = h.content()
+    copies = h.deck.copies
+    # every copy not at a public place, less the pinned ones, by kind (agent's included)
+    free = Counter({k: c for k, c in enumerate(copies)})
+    for m in public:
+        free.subtract(Counter(h.deck.index(c) for c in content[m]))
+    # groups: (places a card may lie at, kinds), the pinned copies apart
+    groups: list[tuple[frozenset[str], frozenset[int], int]] = []
+    for places, k, c in _pins(h, public):
+        if places & seen:
+            continue  # the agent sees where they are: its own cards
+        allowed = frozenset(m for m in places if k not in voids[m] and not (k == x and m == loc))
+        groups.append((allowed, frozenset(), c))
+        free[k] -= c
+    pattern: dict[frozenset[str], set[int]] = {}
+    for k in range(len(copies)):
+        allowed = frozenset(m for m in hidden if k not in voids[m] and not (k == x and m == loc))
+        pattern.setdefault(allowed, set()).add(k)
+    for allowed, kinds in pattern.items():
+        groups.append((allowed, frozenset(kinds), sum(free[k] for k in kinds)))
+    mine = sorted(m for m in seen if m in h.locations)
+    for r in range(len(hidden) + 1):
+        for chosen in combinations(hidden, r):
+            room = sum(size[m] for m in chosen)
+            inside = [g for g in groups if g[0] <= set(chosen)]
+            most = sum(g[2] for g in inside)
+            if most <= room:
+                continue
+            kinds = set().union(*(g[1] for g in inside))
+            if not kinds:
+                return False
+            held = _fewest(h, knowledge, kinds, mine, enough=most - room)
+            if most - held > room:
+                return False  # in some world of within the agent may know it
+    return True

@@ -1,0 +1,109 @@
+"""Knowledge about a hand where every card is played face up: the rule
+:func:`games.epistemic.hands.hand_unknown` (Hall's condition over groups of cards).
+
+``hand_unknown(h, b, has(L, C), within=a, knowledge=...)`` claims ``K_a ~K_b has(L, C)``.
+Every claim is checked against the explicit model on random trick-taking
+histories (voids announced, a kitty buried by one seat, a card shown to all or to
+one seat), and the rule makes claims the older rules do not.  At full size it
+answers ZPY states the kind quotient refused and that no other rule settled.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Show, explicit_model
+from games.epistemic.hands import hand_unknown
+from games.epistemic.knowledge import never_known, swap_unknown
+from kripke import holds
+from kripke.formulas import Atom
+from tests.test_whole_game_dislodged import checked_claims
+from tests.test_whole_game_swaps import kitty_history, suit_history
+
+
+def rule(h: CardHistory, b: str, atom: Atom, a: str, counting) -> bool:
+    return hand_unknown(h, b, atom, within=a, knowledge=counting(a))
+
+
+def claims(h: CardHistory) -> tuple[int, int]:
+    """Every claim checked in the explicit model; how many, and how many neither
+    :func:`never_known` nor :func:`swap_unknown` makes."""
+    made = checked_claims(h, rule)
+    new = sum(
+        not (
+            never_known(h, b, atom, within=a) or swap_unknown(h, b, atom, within=a, knowledge=kn(a))
+        )
+        for a, b, atom, kn in made
+    )
+    return len(made), new
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_what_the_rule_claims_holds_with_a_kitty(seed):
+    claims(kitty_history(seed, events=6))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_what_the_rule_claims_holds_with_voids(seed):
+    claims(suit_history(seed, events=7))
+
+
+def test_the_rule_claims_what_the_older_rules_do_not():
+    made = new = 0
+    for seed in range(30):
+        n, m = claims(kitty_history(seed, events=6))
+        made, new = made + n, new + m
+    assert made > 100 and new > 10
+
+
+def test_known_answer_the_last_two_unseen_cards():
+    """z takes the kitty and buries an AS and a QH; six cards are played face up.  x is
+    left with a KS, y with the AH.  z knows the kitty and every card played, so of the
+    cards it has not seen two are left, one at x and one at y: the KS and the AH, either
+    way round.  In every world of x, z holds no card and the two it cannot place are
+    x's and y's: z cannot know that x holds a KS, and x knows it.  The older rules do
+    not see it (z saw the other KS, played face up)."""
+    deck = Deck(["AS", "KS", "QS", "AH", "KH", "QH"], [2, 2, 1, 1, 2, 2])
+    h = CardHistory(
+        deck,
+        {"x": "AS KS KH", "y": "QS AH KH", "z": "KS QH", "kitty": "AS QH", "trick": ""},
+        ["x", "y", "z"],
+    )
+    h = h.then(MoveAll("kitty", "z", seen_by=["z"]), Move("QH AS", "z", "kitty", seen_by=["z"]))
+    for card, seat in zip(["KH", "KH", "QH", "AS", "QS", "KS"], "xyzxyz", strict=True):
+        h = h.then(Move(card, seat, "trick"))
+    has_x_ks = Atom("has", ("x", "KS"))
+    kn = h.seat_counting("x")
+    assert hand_unknown(h, "z", has_x_ks, within="x", knowledge=kn)
+    assert not never_known(h, "z", has_x_ks, within="x")
+    assert not swap_unknown(h, "z", has_x_ks, within="x", knowledge=kn)
+    assert holds(explicit_model(h), "K_x ~K_z has(x, KS)")
+    # y shows its AH to everybody: z then knows the KS is x's, and the rule does not claim
+    shown = h.then(Show("y", "AH"))
+    kn = shown.seat_counting("x")
+    assert not hand_unknown(shown, "z", has_x_ks, within="x", knowledge=kn)
+    assert holds(explicit_model(shown), "K_z has(x, KS)")
+
+
+def test_full_size_zpy_states_only_this_rule_settles():
+    """ZPY, 5 seats, seed 7 plays 32-41: the benchmark's ``K_a ~K_b has(c, X)``, which the
+    kind quotient refused (too many states) and no older rule settled, is true by
+    counting through this rule."""
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    answered = 0
+    for k, h in plays("zpy5", 7):
+        if k > 41:
+            break
+        if k not in (32, 36, 41):
+            continue
+        q = pick_query(h, k)
+        gk = GameKnowledge(h)
+        f = q["formulas"][0]
+        assert gk.holds(f) is True and gk.route == "counting", (k, f)
+        answered += 1
+    assert answered == 3
