@@ -21,26 +21,27 @@ from typing import Any
 
 from games.epistemic.history import CardHistory
 
-__all__ = ["hand_unknown"]
+__all__ = ["hand_unknown", "public_places"]
 
 #: Most places not seen by the seat for :func:`hand_unknown` (it checks every subset).
 MAX_PLACES = 10
 
 
-def _public_places(h: CardHistory) -> set[str]:
-    """The places whose whole content everybody knows: owned by every seat, or empty at
-    the deal and only ever reached by moves everybody sees."""
-    out = set(h.public_locations())
-    for m in h.locations:
-        if m in out or h.initial[m]:
-            continue
-        if all(
+def public_places(h: CardHistory) -> set[str]:
+    """The places whose whole content everybody knows in every world: seen by every seat
+    at the deal, or empty then, and only ever reached or left by moves everybody sees
+    (a table the cards are played to face up)."""
+    shared = set(h.public_locations())
+    return {
+        m
+        for m in h.locations
+        if (m in shared or not h.initial[m])
+        and all(
             st.audience is None
             for st in h.steps
             if st.kind in ("move", "all") and m in (st.src, st.dst)
-        ):
-            out.add(m)
-    return out
+        )
+    }
 
 
 def _shape(h: CardHistory, public: set[str]) -> dict[str, str] | None:
@@ -149,7 +150,7 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
     loc, x, j = cell
     if j != 1:
         return False
-    public = _public_places(h)
+    public = public_places(h)
     owner = _shape(h, public)
     if owner is None:
         return False

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.hands import hand_unknown
+from games.epistemic.hands import hand_unknown, public_places
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import GameError, InvalidParameterError
@@ -230,6 +230,7 @@ class GameKnowledge:
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         self._unknowns: dict[tuple[str, str, str | None], bool] = {}
+        self._views: dict[str, set[str]] | None = None  # places each agent always sees
         self._seats: dict[str, Any] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
@@ -463,6 +464,8 @@ class GameKnowledge:
         :func:`outplayed`)."""
         from kripke.formulas import Atom
 
+        if self._in_view(f, agent):
+            return bool(self.history._holds_now(f))  # it sees those places: it knows them
         if isinstance(f, Atom) and (
             never_known(self.counted, agent, f, within=agent)
             or outplayed(self.counted, agent, f, within=agent)
@@ -497,13 +500,17 @@ class GameKnowledge:
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
         the public events), else ``None`` (not decided)."""
-        from kripke.formulas import And, Common, Distributed, Everybody, Know, Not, Or
+        from kripke.formulas import And, Common, Distributed, Everybody, Know, KnowWhether, Not, Or
 
         if f.is_propositional():
             return True if self._knows(PUBLIC, f) else None
         if self._ignorant(f):
             return True
         match f:
+            case KnowWhether(b, a) if a.is_propositional() and (
+                self._in_view(a, PUBLIC) or self._in_view(a, b)
+            ):
+                return True  # b sees every place a is about, in every world
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
             case Not(Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a)):
@@ -514,6 +521,34 @@ class GameKnowledge:
             case Or(args):
                 return True if any(self._valid(a) for a in args) else None
         return None
+
+    def _in_view(self, f: Any, agent: str) -> bool:
+        """Whether every atom of the propositional ``f`` is about a place ``agent`` (or
+        :data:`PUBLIC`) always sees the whole content of, in every world: a place everybody
+        sees (:func:`~games.epistemic.hands.public_places`: a table the cards reach face up),
+        or one of the agent's own that no card enters or leaves unseen by it."""
+        if not f.is_propositional():
+            return False
+        if self._views is None:
+            h = self.counted
+            public = public_places(h)
+            self._views = {PUBLIC: public}
+            for a in h.agents:
+                own = {
+                    m
+                    for m in h.owns[a]
+                    if all(
+                        st.audience is None or a in st.audience
+                        for st in h.steps
+                        if st.kind in ("move", "all") and m in (st.src, st.dst)
+                    )
+                }
+                self._views[a] = public | own
+        view = self._views.get(agent, self._views[PUBLIC])
+        try:
+            return all(self.counted.atom_cell(a)[0] in view for a in f.atoms())
+        except GameError:
+            return False
 
     def _ignorant(self, f: Any, within: str | None = None) -> bool:
         """Whether ``f`` is ``~K_b has(L, C)`` (or ``M_b ~has(L, C)``, or ``~K_b`` of a
@@ -586,6 +621,8 @@ class GameKnowledge:
         """
         from kripke.formulas import (
             And,
+            Announce,
+            AnnounceDiamond,
             Atom,
             Common,
             Distributed,
@@ -601,6 +638,15 @@ class GameKnowledge:
 
         if f.is_propositional():
             return bool(self.history._holds_now(f))
+        if isinstance(f, (Announce, AnnounceDiamond)):
+            # a false announcement cannot be made: [!p] q holds, <!p> q fails; a true one
+            # leaves the true state's cards as they are, so a q about the cards is as now
+            said = self._by_counting(f.announcement)
+            if said is False:
+                return isinstance(f, Announce)
+            if said is True and f.arg.is_propositional():
+                return self._by_counting(f.arg)
+            return None
 
         def both(a: bool | None, b: bool | None) -> bool | None:
             if a is False or b is False:
@@ -616,6 +662,7 @@ class GameKnowledge:
             return None if a is None else not a
 
         def know(agent: str, g: Any) -> bool | None:
+            g = _plain(g)
             if g.is_propositional():
                 return self._knows(agent, g)
             # the rules and the witnesses before the public's counting, which can take
@@ -1031,14 +1078,35 @@ class Step:
         return f"Step({self.index}, {self.label!r})"
 
 
+def _plain(f: Any) -> Any:
+    """``f`` with an announcement of a formula about the cards, about the cards, read as
+    what it says in every world: ``[!p] q`` is ``p -> q`` and ``<!p> q`` is ``p & q`` (the
+    announcement removes the worlds where ``p`` fails and changes no card)."""
+    from kripke.formulas import And, Announce, AnnounceDiamond, Implies
+
+    if isinstance(f, (Announce, AnnounceDiamond)):
+        p, q = f.announcement, f.arg
+        if p.is_propositional() and q.is_propositional():
+            return Implies(p, q) if isinstance(f, Announce) else And((p, q))
+    return f
+
+
 def _bounds_know(kn: Any, f: Any) -> bool:
     """Whether the cell bounds of ``kn`` (a seat's counting knowledge) alone show that it
     knows ``f``, a card atom ``has(L, C)`` or a disjunction of atoms of one card at
-    several locations: at least one copy lies there in every deal within the bounds
+    several locations (at least one copy lies there in every deal within the bounds), or
+    the negation of a card atom (fewer copies there in every such deal)
     (:meth:`~games.deal.DealKnowledge.count_range`; no counting).  ``False`` shows
     nothing."""
-    from kripke.formulas import Atom, Or
+    from kripke.formulas import Atom, Not, Or
 
+    if isinstance(f, Not) and isinstance(f.arg, Atom) and len(f.arg.args) == 2:
+        loc, card = f.arg.args  # none there: no copy lies there in any deal within the bounds
+        name, _, k = card.partition("#")
+        try:
+            return bool(kn.count_range([name], [loc])[1] < (int(k) if k else 1))
+        except GameError:
+            return False
     parts = f.args if isinstance(f, Or) else (f,)
     atoms = [a for a in parts if isinstance(a, Atom) and a.name == "has" and len(a.args) == 2]
     if len(atoms) != len(parts):
