@@ -1,0 +1,124 @@
+"""Formulas exact counting settles without the structure: an announcement of a formula
+about the cards inside knowledge (``K_a [!p] q`` is ``K_a (p -> q)``), knowing whether
+about places a seat always sees (a table the cards reach face up, its own hand), and a
+card atom's negation from the cell bounds.
+
+Each is checked against the explicit model on random histories and on formulas built
+to hit them; at full size they settle random formulas of the playout test that ran out
+of time or were refused on the kind quotient.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, explicit_model
+from games.epistemic.hands import public_places
+from kripke import holds
+from kripke.errors import SizeLimitError
+from kripke.formulas import (
+    And,
+    Announce,
+    AnnounceDiamond,
+    Atom,
+    Everybody,
+    Know,
+    KnowWhether,
+    Not,
+    Or,
+)
+from tests.test_epistemic import random_history
+from tests.test_whole_game_swaps import kitty_history
+
+
+def shaped(rng: random.Random, h: CardHistory):
+    """A formula of one of the shapes: ``K_a [!p] q``, ``K_a <!p> q``, ``E_G Kw_b p``,
+    ``Kw_b ~has(L, C)``, with ``p``, ``q`` card atoms or their negations."""
+    agents = list(h.agents)
+    atoms = [Atom("has", (m, c)) for m in h.locations for c in h.deck.names]
+
+    def lit():
+        a = rng.choice(atoms)
+        return Not(a) if rng.random() < 0.5 else a
+
+    kind = rng.randrange(4)
+    if kind == 0:
+        return Know(rng.choice(agents), Announce(lit(), Or((lit(), lit()))))
+    if kind == 1:
+        return Know(rng.choice(agents), AnnounceDiamond(lit(), lit()))
+    if kind == 2:
+        group = frozenset(rng.sample(agents, rng.randint(1, len(agents))))
+        return Everybody(group, KnowWhether(rng.choice(agents), And((lit(), lit()))))
+    return KnowWhether(rng.choice(agents), Not(rng.choice(atoms)))
+
+
+def decided_agree(h: CardHistory, rng: random.Random, n: int = 30) -> int:
+    """Counting's answers to ``n`` shaped formulas equal the explicit model's; how many
+    it decided."""
+    try:
+        pm = explicit_model(h)
+    except SizeLimitError:
+        return 0
+    gk = GameKnowledge(h, max_width=1)
+    decided = 0
+    for _ in range(n):
+        f = shaped(rng, h)
+        got = gk._by_counting(gk.formula(f))
+        if got is not None:
+            assert got == holds(pm, f), str(f)
+            decided += 1
+    return decided
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_counting_on_these_shapes_agrees_with_the_explicit_model(seed, copies):
+    decided_agree(random_history(seed, copies=copies), random.Random(seed))
+
+
+def test_counting_decides_these_shapes_on_face_up_play():
+    decided = sum(decided_agree(kitty_history(seed), random.Random(seed)) for seed in range(15))
+    assert decided > 150
+
+
+def test_known_answer_the_table_and_the_own_hand():
+    """Cards go to the table face up: everybody knows whether it holds the A, and x
+    knows whether x holds the B; y does not know whether z holds the C (x's hidden
+    card may be it)."""
+    deck = Deck(["A", "B", "C", "D"])
+    h = CardHistory(
+        deck, {"x": "A B", "y": "D", "z": "C", "table": "", "pile": ""}, ["x", "y", "z"]
+    )
+    h = h.then(Move("A", "x", "table"), Move("B", "x", "pile", seen_by=["x"]))
+    assert public_places(h) == {"table"}
+    gk = GameKnowledge(h, max_width=1)
+    pm = explicit_model(h)
+    for f in ("E_{x,y,z} Kw_y has(table, A)", "Kw_x has(x, B)", "~Kw_y has(z, C)"):
+        assert gk._by_counting(gk.formula(f)) is True and holds(pm, f), f
+    # the pile is not the table: nobody but x saw what went there
+    assert "pile" not in public_places(h.then(MoveAll("pile", "y")))
+
+
+def test_full_size_playout_formulas_that_ran_out_of_time():
+    """Random playout formulas (koth, ZPY, BS-ZPY at the deal) that the kind quotient
+    could not answer in 10 s, or refused, are settled by counting at once."""
+    from tests.test_epistemic_playouts import playout
+
+    cases = [
+        (
+            ("bs", {"variant": "koth"}),
+            2,
+            "[!has(P3, 11#2)] has(play, 0) | C_{P2,P0,P3,P1} has(pile, 7#3)",
+        ),
+        (("bs-zpy", {}), 1, "E_{P3,P4,P0,P2} Kw_P3 has(W3, 4H)"),
+        (("shengji", {"variant": "zpy"}), 1, "E_{P3,P5,P1,P0} Kw_P3 has(played, QH#3)"),
+    ]
+    for (name, params), seed, f in cases:
+        gk = playout(name, seed, 0, **params).knowledge()
+        assert gk._by_counting(gk.formula(f)) is not None, f
+        gk.holds(f)
+        assert gk.route == "counting", f
