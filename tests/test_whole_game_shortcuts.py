@@ -30,6 +30,7 @@ from kripke.formulas import (
     KnowWhether,
     Not,
     Or,
+    Possible,
 )
 from tests.test_epistemic import random_history
 from tests.test_whole_game_swaps import kitty_history
@@ -37,7 +38,8 @@ from tests.test_whole_game_swaps import kitty_history
 
 def shaped(rng: random.Random, h: CardHistory):
     """A formula of one of the shapes: ``K_a [!p] q``, ``K_a <!p> q``, ``E_G Kw_b p``,
-    ``Kw_b ~has(L, C)``, with ``p``, ``q`` card atoms or their negations."""
+    ``Kw_b ~has(L, C)``, ``M_a E_G has(L, C)`` or ``~E_G has(L, C)``, with ``p``, ``q`` card
+    atoms or their negations."""
     agents = list(h.agents)
     atoms = [Atom("has", (m, c)) for m in h.locations for c in h.deck.names]
 
@@ -45,7 +47,11 @@ def shaped(rng: random.Random, h: CardHistory):
         a = rng.choice(atoms)
         return Not(a) if rng.random() < 0.5 else a
 
-    kind = rng.randrange(4)
+    kind = rng.randrange(5)
+    if kind == 4:  # everybody of a group, or nobody of it, may know a card atom
+        group = frozenset(rng.sample(agents, rng.randint(2, len(agents))))
+        inner = Everybody(group, rng.choice(atoms))
+        return Possible(rng.choice(agents), inner) if rng.random() < 0.5 else Not(inner)
     if kind == 0:
         return Know(rng.choice(agents), Announce(lit(), Or((lit(), lit()))))
     if kind == 1:

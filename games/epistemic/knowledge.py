@@ -474,10 +474,10 @@ class GameKnowledge:
         kn = self._seat_counting(agent)
         if kn is None:
             return None
-        if any("#" in a.args[1] for a in f.atoms()):
-            return _knows_copies(kn, f)
         if _bounds_know(kn, f):
             return True
+        if any("#" in a.args[1] for a in f.atoms()):
+            return _knows_copies(kn, f)
         try:
             if kn.knows(f):
                 return True  # also when a constraint was relaxed: a superset of the deals
@@ -513,6 +513,10 @@ class GameKnowledge:
                 return True  # b sees every place a is about, in every world
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
+            case Not(Everybody(group, a) | Common(group, a)) if any(
+                self._ignorant(Not(Know(b, a))) for b in group
+            ):
+                return True  # a member never knows a, in any world: nor does everybody
             case Not(Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a)):
                 # what is known is true: where ~a holds in every world, no one knows a
                 return self._valid(Not(a))
@@ -1111,11 +1115,14 @@ def _bounds_know(kn: Any, f: Any) -> bool:
     atoms = [a for a in parts if isinstance(a, Atom) and a.name == "has" and len(a.args) == 2]
     if len(atoms) != len(parts):
         return False
-    cards = {a.args[1] for a in atoms}
-    if len(cards) != 1:
+    cards = {a.args[1].partition("#")[0] for a in atoms}
+    least = {int(a.args[1].partition("#")[2] or 1) for a in atoms}
+    if len(cards) != 1 or len(least) != 1 or (len(atoms) > 1 and least != {1}):
         return False
     try:
-        return bool(kn.count_range(list(cards), sorted({a.args[0] for a in atoms}))[0] >= 1)
+        return bool(
+            kn.count_range(list(cards), sorted({a.args[0] for a in atoms}))[0] >= min(least)
+        )
     except GameError:  # not a card or location of the deal: counting's to say
         return False
 
