@@ -10,12 +10,14 @@ answers ZPY states the kind quotient refused and that no other rule settled.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Show, explicit_model
-from games.epistemic.hands import hand_unknown
+from games.epistemic.hands import hand_knows_probability, hand_unknown
 from games.epistemic.knowledge import never_known, swap_unknown
 from kripke import holds
 from kripke.formulas import Atom
@@ -107,3 +109,71 @@ def test_full_size_zpy_states_only_this_rule_settles():
         assert gk.holds(f) is True and gk.route == "counting", (k, f)
         answered += 1
     assert answered == 3
+
+
+# ------------------------------------------------------------ probabilities
+def probability_pairs(h: CardHistory):
+    """``(a, b, atom, exact, structure)`` for every ``K_b has(L, C)`` whose probability for
+    ``a`` :func:`hand_knows_probability` gives, beside the structure's."""
+    gk = GameKnowledge(h)
+    for a in h.agents:
+        kn = h.seat_counting(a)
+        for b in h.agents:
+            for loc in h.locations:
+                for card in h.deck.names:
+                    atom = Atom("has", (loc, card))
+                    p = hand_knows_probability(h, b, atom, within=a, knowledge=kn)
+                    if p is not None:
+                        yield a, b, atom, p, gk.probability(a, f"K_{b} {atom.key}")
+
+
+def test_probabilities_of_knowledge_agree_with_the_structure():
+    """On small face-up histories every probability the rule gives is the structure's
+    (the measure of :meth:`GameKnowledge.probability`), many strictly between 0 and 1."""
+    mixed = 0
+    for seed in range(25):
+        for h in (suit_history(seed, events=2), kitty_history(seed, events=3)):
+            for a, b, atom, p, want in probability_pairs(h):
+                assert p == want, (seed, a, b, atom.key)
+                mixed += 0 < p < 1
+    assert mixed > 25
+
+
+def test_game_knowledge_gives_them_when_the_structure_is_refused():
+    """x and y each play a KH face up: for x, y knows that z holds a KS unless y holds
+    the other KS (2/3); with the structure refused the same probability comes by counting."""
+    deck = Deck(["AS", "KS", "AH", "KH"], [1, 2, 1, 2])
+    h = CardHistory(deck, {"x": "KS KH", "y": "KS KH", "z": "AS AH", "trick": ""}, ["x", "y", "z"])
+    h = h.then(Move("KH", "x", "trick"), Move("KH", "y", "trick"))
+    want = GameKnowledge(h).probability("x", "K_y has(z, KS)")
+    refused = GameKnowledge(h, max_width=1)
+    assert want == refused.probability("x", "K_y has(z, KS)") == Fraction(2, 3)
+    assert refused.probability("x", "~K_y has(z, KS)") == Fraction(1, 3)
+    assert refused.probability("z", "K_y has(y, KS)") == refused.probability("z", "has(y, KS)")
+
+
+def test_full_size_zpy_probability_agrees_with_sampled_deals():
+    """ZPY, 5 seats, seed 3 play 50: P0's probability that P1 (who buried the kitty) knows
+    P2 holds a 10S is exact, strictly between 0 and 1; deals drawn from P0's counting,
+    each read by P1's own exact counting (the public's, with P1's hand and the kitty
+    revealed), agree with it within four standard deviations."""
+    import numpy as np
+
+    from benchmarks.whole_game_knowledge import plays
+    from games.epistemic.knowledge import PUBLIC
+
+    h = next(h for k, h in plays("zpy5", 3) if k == 50)
+    gk = GameKnowledge(h)
+    p = gk.probability("P0", "K_P1 has(P2, 10S)")
+    assert isinstance(p, Fraction) and 0.25 < p < 0.35
+    atom = Atom("has", ("P2", "10S"))
+    mine, public = gk._seat_counting("P0"), gk._seat_counting(PUBLIC)
+    rng = np.random.default_rng(7)
+    n, hits = 300, 0
+    for _ in range(n):
+        deal = mine.sample_deal(rng)
+        theirs = public.copy()
+        theirs.reveal("P1", deal["P1"])
+        theirs.reveal("kitty", deal["kitty"])
+        hits += theirs.knows(atom)
+    assert abs(hits / n - float(p)) < 4 * (float(p) * (1 - float(p)) / n) ** 0.5

@@ -16,12 +16,14 @@ in ``a``'s worlds, which ``a``'s exact counting gives: :func:`hand_unknown`.
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
 from games.epistemic.history import CardHistory
+from kripke.errors import SizeLimitError
 
-__all__ = ["hand_unknown", "public_places"]
+__all__ = ["hand_unknown", "hand_knows_probability", "public_places"]
 
 #: Most places not seen by the seat for :func:`hand_unknown` (it checks every subset).
 MAX_PLACES = 10
@@ -144,22 +146,104 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
     """
     from games.epistemic.knowledge import _fewest
 
+    events = _hall_events(h, agent, atom, within=within)
+    if events is None or knowledge is None:
+        return False
+    for kinds, need in events:
+        if not kinds:
+            return False  # the agent knows it whatever it holds
+        if _fewest(h, knowledge, set(kinds), _seen(h, agent), enough=need) < need:
+            return False  # in some world of within the agent may know it
+    return True
+
+
+def hand_knows_probability(
+    h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any
+) -> Fraction | None:
+    """Seat ``within``'s probability that ``agent`` knows the card atom ``atom``
+    (``has(L, C)``), exactly, in a history :func:`hand_unknown` reads, when one group of
+    kinds decides it: ``agent`` knows it exactly when its hand holds fewer than some
+    number of those cards (:func:`hand_unknown`'s Hall condition), whose distribution
+    ``within``'s exact counting ``knowledge`` gives.  The weights are the counting's: every
+    deal by its physical arrangements, as :meth:`GameKnowledge.probability` weighs a
+    deal; here every world with the same deal agrees, since what ``agent`` knows is read
+    from its hand.  ``None``: not read here (another shape of history, several groups
+    that decide it, or a count too wide).
+
+    Examples
+    --------
+    x and y each play a KH face up; x holds the KS, z the AS and AH, y one card: for x,
+    the other KS, the AS or the AH.  Unless y holds that KS, two KS are left for x's one
+    card and z's two, and y knows that z holds one:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["AS", "KS", "AH", "KH"], [1, 2, 1, 2]),
+    ...                 {"x": "KS KH", "y": "KS KH", "z": "AS AH", "trick": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("KH", "x", "trick"), Move("KH", "y", "trick"))
+    >>> hand_knows_probability(h, "y", Atom("has", ("z", "KS")), within="x",
+    ...                        knowledge=h.seat_counting("x"))
+    Fraction(2, 3)
+    """
+    events = _hall_events(h, agent, atom, within=within)
+    if events is None or knowledge is None or not knowledge.exact:
+        return None
+    if not events:
+        return Fraction(0)
+    if any(not kinds for kinds, _ in events):
+        return Fraction(1)
+    seen = _seen(h, agent)
+    events = [  # not those its hand cannot meet (the whole deck: it holds its hand's size)
+        (kinds, need)
+        for kinds, need in events
+        if need > knowledge.count_range([h.deck.name(k) for k in sorted(kinds)], seen)[0]
+    ]
+    if not events:
+        return Fraction(0)
+    if len({kinds for kinds, _ in events}) != 1:
+        return None
+    kinds = events[0][0]
+    need = max(n for _, n in events)
+    names = [h.deck.name(k) for k in sorted(kinds)]
+    try:
+        dist = knowledge.count_distribution(names, seen, exact=True)
+    except SizeLimitError:
+        return None
+    return Fraction(sum(dist[:need], Fraction(0)))
+
+
+def _seen(h: CardHistory, agent: str) -> list[str]:
+    """The places whose content ``agent`` knows in every world of a history
+    :func:`_shape` reads: its own, and a buried place (a kitty) that it alone saw."""
+    owner = _shape(h, public_places(h)) or {}
+    return sorted(set(h.owns.get(agent, ())) | {m for m, s in owner.items() if s == agent})
+
+
+def _hall_events(
+    h: CardHistory, agent: str, atom: Any, *, within: str
+) -> list[tuple[frozenset[int], int]] | None:
+    """When ``agent`` knows ``has(L, C)`` in a history :func:`_shape` reads: every
+    ``(kinds, need)`` such that, holding fewer than ``need`` cards of ``kinds``, it knows
+    it (a set of places that the cards it has not seen, less ``L`` for ``C``, would
+    overfill: Hall's condition fails); it knows it exactly when one of them holds.  An
+    empty ``kinds``: it knows it whatever it holds.  ``None``: not read here."""
     cell = h.card_cell(atom)
     if cell is None or within == agent:
-        return False
+        return None
     loc, x, j = cell
     if j != 1:
-        return False
+        return None
     public = public_places(h)
     owner = _shape(h, public)
     if owner is None:
-        return False
+        return None
     seen = set(h.owns.get(agent, ())) | {m for m, s in owner.items() if s == agent}
     if loc in seen or loc in public:
-        return False
+        return None
     hidden = [m for m in h.locations if m not in seen and m not in public]
-    if len(hidden) > MAX_PLACES or knowledge is None:
-        return False
+    if len(hidden) > MAX_PLACES:
+        return None
     voids: dict[str, set[int]] = {m: set() for m in h.locations}
     for st in h.steps:
         if st.kind == "count":
@@ -186,18 +270,12 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
         pattern.setdefault(allowed, set()).add(k)
     for allowed, kinds in pattern.items():
         groups.append((allowed, frozenset(kinds), sum(free[k] for k in kinds)))
-    mine = sorted(m for m in seen if m in h.locations)
+    events = []
     for r in range(len(hidden) + 1):
         for chosen in combinations(hidden, r):
             room = sum(size[m] for m in chosen)
             inside = [g for g in groups if g[0] <= set(chosen)]
             most = sum(g[2] for g in inside)
-            if most <= room:
-                continue
-            kinds = set().union(*(g[1] for g in inside))
-            if not kinds:
-                return False
-            held = _fewest(h, knowledge, kinds, mine, enough=most - room)
-            if most - held > room:
-                return False  # in some world of within the agent may know it
-    return True
+            if most > room:
+                events.append((frozenset().union(*(g[1] for g in inside)), most - room))
+    return events

@@ -932,7 +932,10 @@ class GameKnowledge:
             for f2, value in ((g, 1), (Not(g), 0)):
                 if self._by_counting(Know(agent, f2)) is True:
                     return Fraction(value) if exact else float(value)
-            raise self._refusal
+            p = self._knowledge_share(ds, agent, g)
+            if p is None:
+                raise self._refusal
+            return p if exact else float(p)
         kn = ds.knowledge(self.agent(seat))
         if any("#" in a.args[1] for a in g.atoms()):
             p = _copies_probability(kn, g)  # "at least k copies": one such atom or its negation
@@ -940,6 +943,33 @@ class GameKnowledge:
                 raise self._refusal
             return self._exactly(kn, p if exact else float(p))
         return self._exactly(kn, kn.probability_of(g, exact=exact))
+
+    def _knowledge_share(self, ds: Any, agent: str, g: Any) -> Fraction | None:
+        """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by counting,
+        or ``None``: where ``b`` always sees every place ``p`` is about, ``K_b p`` is ``p``;
+        where every card is played face up, ``K_b has(L, C)`` is read from how many cards
+        of some kinds ``b`` holds (:func:`~games.epistemic.hands.hand_knows_probability`)."""
+        from kripke.formulas import Atom, Know, Not
+
+        negated = isinstance(g, Not)
+        inner = g.arg if negated else g
+        if not isinstance(inner, Know) or not inner.arg.is_propositional():
+            return None
+        kn = ds.knowledge(agent)
+        if not kn.exact or any("#" in a.args[1] for a in inner.arg.atoms()):
+            return None
+        p: Fraction | None = None
+        if self._in_view(inner.arg, inner.agent):
+            p = Fraction(kn.probability_of(inner.arg, exact=True))
+        elif isinstance(inner.arg, Atom):
+            from games.epistemic.hands import hand_knows_probability
+
+            p = hand_knows_probability(
+                self.counted, inner.agent, inner.arg, within=agent, knowledge=kn
+            )
+        if p is None:
+            return None
+        return 1 - p if negated else p
 
     def probability_bounds(
         self, seat: Any, f: Any, *, exact: bool = True
@@ -1000,9 +1030,12 @@ class GameKnowledge:
         kripke.errors.SizeLimitError
             When the knowledge structure is refused and ``f`` is about
             knowledge (exact counting answers formulas about the cards, and
-            about knowledge only where it shows ``f`` true, or false, in every
-            world of the seat: then 1 or 0), or more deals than ``max_mixed``
-            are mixed.
+            about knowledge where it shows ``f`` true, or false, in every
+            world of the seat: then 1 or 0; and ``K_b p`` or its negation
+            where ``b`` always sees every place ``p`` is about, or where every
+            card is played face up and ``p`` is one card atom,
+            :func:`~games.epistemic.hands.hand_knows_probability`), or more
+            deals than ``max_mixed`` are mixed.
 
         Examples
         --------
