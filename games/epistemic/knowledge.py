@@ -177,8 +177,11 @@ class GameKnowledge:
     :meth:`count` and the probabilities of formulas about the cards then
     come from exact counting too; probabilities of formulas about
     knowledge are 1 or 0 where counting shows them true or false in every
-    world of the seat, and otherwise, like :attr:`pointed`, need the
-    structure.
+    world of the seat, ``K_b p`` is ``p`` where ``b`` always sees every place
+    ``p`` is about, and where every card is played face up (Shengji, ZPY)
+    ``K_b has(L, C)`` is exact from the hand ``b`` holds
+    (:func:`~games.epistemic.hands.hand_knows_probability`); otherwise, like
+    :attr:`pointed`, they need the structure.
 
     Copies, one convention on every route and in :mod:`games.deal`: a
     *deal* is the current content of every location with the copies of a
