@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Show, explicit_model
-from games.epistemic.hands import hand_knows_probability, hand_unknown
+from games.epistemic.hands import hand_known, hand_knows_probability, hand_unknown
 from games.epistemic.knowledge import never_known, swap_unknown
 from kripke import holds
-from kripke.formulas import Atom
+from kripke.errors import SizeLimitError
+from kripke.formulas import Atom, Know, Not
 from tests.test_whole_game_dislodged import checked_claims
 from tests.test_whole_game_swaps import kitty_history, suit_history
 
@@ -177,3 +178,69 @@ def test_full_size_zpy_probability_agrees_with_sampled_deals():
         theirs.reveal("kitty", deal["kitty"])
         hits += theirs.knows(atom)
     assert abs(hits / n - float(p)) < 4 * (float(p) * (1 - float(p)) / n) ** 0.5
+
+
+# ------------------------------------------------------------ the other way
+def known_claims(h: CardHistory) -> int:
+    """Every world :func:`hand_known` finds checked in the explicit model (``M_a K_b``
+    holds); how many."""
+    try:
+        pm = explicit_model(h)
+    except SizeLimitError:
+        return 0
+    n = 0
+    for a in h.agents:
+        kn = h.seat_counting(a)
+        for b in h.agents:
+            for atom in (Atom("has", (m, c)) for m in h.locations for c in h.deck.names):
+                if hand_known(h, b, atom, within=a, knowledge=kn):
+                    assert holds(pm, Not(Know(a, Not(Know(b, atom))))), (a, b, atom.key)
+                    n += 1
+    return n
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_a_world_where_b_knows_is_one_of_a(seed):
+    known_claims(kitty_history(seed, events=4))
+
+
+def test_the_witness_and_the_rule_never_both_claim_and_find_worlds():
+    """Where the rule claims no world of ``a`` lets ``b`` know, no such world is found, and
+    on these histories every such world the explicit model has is found by one of the two
+    deciding at all (together they decide every face-up ``K_a ~K_b has(c, X)`` read here)."""
+    found = 0
+    for seed in range(20):
+        h = suit_history(seed, events=3)
+        pm = explicit_model(h)
+        for a in h.agents:
+            kn = h.seat_counting(a)
+            for b in h.agents:
+                for atom in (Atom("has", (m, c)) for m in h.agents for c in h.deck.names):
+                    if m_in(h, atom, b) or a == b:
+                        continue
+                    known = hand_known(h, b, atom, within=a, knowledge=kn)
+                    unknown = hand_unknown(h, b, atom, within=a, knowledge=kn)
+                    assert not (known and unknown)
+                    assert known or unknown, (seed, a, b, atom.key)
+                    assert holds(pm, Know(a, Not(Know(b, atom)))) == unknown
+                    found += known
+    assert found > 20
+
+
+def m_in(h: CardHistory, atom: Atom, b: str) -> bool:
+    """Whether the atom is about ``b``'s own place (it always knows those)."""
+    return atom.args[0] in h.owns[b]
+
+
+def test_full_size_zpy_states_false_by_a_world_found():
+    """ZPY, 5 seats, seed 0 play 50: ``K_P0 ~K_P1 has(P2, 10C)`` is false, by a world of P0
+    where P1 holds a single card of the group that decides it (the kind quotient refused
+    the state)."""
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    h = next(h for k, h in plays("zpy5", 0) if k == 50)
+    gk = GameKnowledge(h)
+    q = pick_query(h, 50)
+    assert q["formulas"][0] == "K_P0 ~K_P1 has(P2, 10C)"
+    assert gk.holds(q["formulas"][0]) is False and gk.route == "counting"

@@ -23,7 +23,7 @@ from typing import Any
 from games.epistemic.history import CardHistory
 from kripke.errors import SizeLimitError
 
-__all__ = ["hand_unknown", "hand_knows_probability", "public_places"]
+__all__ = ["hand_unknown", "hand_known", "hand_knows_probability", "public_places"]
 
 #: Most places not seen by the seat for :func:`hand_unknown` (it checks every subset).
 MAX_PLACES = 10
@@ -155,6 +155,47 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
         if _fewest(h, knowledge, set(kinds), _seen(h, agent), enough=need) < need:
             return False  # in some world of within the agent may know it
     return True
+
+
+def hand_known(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any) -> bool:
+    """Whether some world seat ``within`` considers possible was found where ``agent`` knows
+    the card atom ``atom`` (``has(L, C)``), in a history :func:`hand_unknown` reads: one
+    where ``agent``'s hand holds so few cards of a group that Hall's condition fails
+    (:func:`_hall_events`), read from ``within``'s exact counting ``knowledge`` (a relaxed
+    one proves nothing here).  ``True`` is a proof of ``M_within K_agent atom``; ``False``
+    shows nothing.
+
+    Examples
+    --------
+    As in :func:`hand_knows_probability`: y's last card may be the AS, and then y knows
+    that z holds a KS:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["AS", "KS", "AH", "KH"], [1, 2, 1, 2]),
+    ...                 {"x": "KS KH", "y": "KS KH", "z": "AS AH", "trick": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("KH", "x", "trick"), Move("KH", "y", "trick"))
+    >>> hand_known(h, "y", Atom("has", ("z", "KS")), within="x", knowledge=h.seat_counting("x"))
+    True
+    """
+    events = _hall_events(h, agent, atom, within=within)
+    if events is None or knowledge is None or not knowledge.exact:
+        return False
+    seen = _seen(h, agent)
+    for kinds, need in events:
+        if not kinds:
+            return True  # it knows whatever it holds
+        names = [h.deck.name(k) for k in sorted(kinds)]
+        if knowledge.count_range(names, seen)[0] >= need:
+            continue
+        try:
+            dist = knowledge.count_distribution(names, seen, exact=True)
+        except SizeLimitError:
+            continue
+        if any(p > 0 for p in dist[:need]):
+            return True
+    return False
 
 
 def hand_knows_probability(

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.hands import hand_unknown, public_places
+from games.epistemic.hands import hand_known, hand_unknown, public_places
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import GameError, InvalidParameterError
@@ -769,7 +769,8 @@ class GameKnowledge:
             found = witness_knowledge(h, agent, b, a, knows=knows) or (
                 knows
                 and (
-                    witness_tracked(h, agent, b, a)
+                    hand_known(h, b, a, within=agent, knowledge=self._seat_counting(agent))
+                    or witness_tracked(h, agent, b, a)
                     or witness_followed(h, agent, b, a)
                     or witness_carried(h, agent, b, a)
                 )
