@@ -128,3 +128,28 @@ def test_full_size_playout_formulas_that_ran_out_of_time():
         assert gk._by_counting(gk.formula(f)) is not None, f
         gk.holds(f)
         assert gk.route == "counting", f
+
+
+def test_the_seat_that_buried_the_kitty_knows_it():
+    """Whoever took the kitty up and buried cards again knows its whole content in every
+    world (``_watched``): ``K_a K_b p`` is ``K_a p`` and ``K_a ~K_b p`` is ``K_a ~p`` for ``p``
+    about the kitty.  Every such answer counting gives on kitty histories is the explicit
+    model's, and it answers more of them than before (the rules alone)."""
+    from games.epistemic.knowledge import _watched
+
+    checked = 0
+    for seed in range(15):
+        h = kitty_history(seed)
+        pm = explicit_model(h)
+        gk = GameKnowledge(h, max_width=1)
+        taker = next(st.dst for st in h.steps if st.kind == "all" and st.src == "kitty")
+        assert _watched(h, taker, "kitty")
+        assert not any(_watched(h, a, "kitty") for a in h.agents if a != taker)
+        for a in h.agents:
+            for c in h.deck.names:
+                p = Atom("has", ("kitty", c))
+                for f in (Know(a, Not(Know(taker, p))), Know(a, Know(taker, p))):
+                    got = gk._by_counting(f)
+                    assert got is not None and got == holds(pm, f), (seed, str(f))
+                    checked += 1
+    assert checked > 100

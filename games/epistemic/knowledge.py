@@ -531,9 +531,10 @@ class GameKnowledge:
 
     def _in_view(self, f: Any, agent: str) -> bool:
         """Whether every atom of the propositional ``f`` is about a place ``agent`` (or
-        :data:`PUBLIC`) always sees the whole content of, in every world: a place everybody
+        :data:`PUBLIC`) knows the whole content of now, in every world: a place everybody
         sees (:func:`~games.epistemic.hands.public_places`: a table the cards reach face up),
-        or one of the agent's own that no card enters or leaves unseen by it."""
+        or one the agent has watched since it last saw all of it (:func:`_watched`: its own
+        hand, a kitty it buried)."""
         if not f.is_propositional():
             return False
         if self._views is None:
@@ -541,16 +542,7 @@ class GameKnowledge:
             public = public_places(h)
             self._views = {PUBLIC: public}
             for a in h.agents:
-                own = {
-                    m
-                    for m in h.owns[a]
-                    if all(
-                        st.audience is None or a in st.audience
-                        for st in h.steps
-                        if st.kind in ("move", "all") and m in (st.src, st.dst)
-                    )
-                }
-                self._views[a] = public | own
+                self._views[a] = public | {m for m in h.locations if _watched(h, a, m)}
         view = self._views.get(agent, self._views[PUBLIC])
         try:
             return all(self.counted.atom_cell(a)[0] in view for a in f.atoms())
@@ -670,6 +662,11 @@ class GameKnowledge:
 
         def know(agent: str, g: Any) -> bool | None:
             g = _plain(g)
+            match g:  # b knows p exactly when p holds, where b sees all p is about
+                case Know(b, p) if self._in_view(p, b):
+                    g = p
+                case Not(Know(b, p)) if self._in_view(p, b):
+                    g = Not(p)
             if g.is_propositional():
                 return self._knows(agent, g)
             # the rules and the witnesses before the public's counting, which can take
@@ -1117,6 +1114,24 @@ class Step:
 
     def __repr__(self) -> str:
         return f"Step({self.index}, {self.label!r})"
+
+
+def _watched(h: CardHistory, agent: str, m: str) -> bool:
+    """Whether ``agent`` knows the whole content of place ``m`` now, in every world: it saw
+    all of it (its own place at the deal, a move of all of it, a reveal to it) and every
+    move into or out of it since, which cards (a kitty it took up and buried again)."""
+    since = -1 if m in h.owns[agent] else None
+    for i, st in enumerate(h.steps):
+        saw = st.audience is None or agent in st.audience
+        if st.kind in ("all", "reveal") and st.src == m and saw:
+            since = i
+    if since is None:
+        return False
+    return all(
+        st.audience is None or agent in st.audience
+        for st in h.steps[since + 1 :]
+        if st.kind in ("move", "all") and m in (st.src, st.dst)
+    )
 
 
 def _plain(f: Any) -> Any:
