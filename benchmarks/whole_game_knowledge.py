@@ -378,11 +378,46 @@ that random histories found, present before this session).
   state; peak 227 MiB), bs-zpy 76% of 105 (25 of 31, 27 of 41, 28 of 33; CPU worst
   1.22 s).
 
+The session after (2f5a174 at its start; the rules below up to bfb1fc6; the machine
+loaded 2-3 on 2 cores): bounds on the copies of a kind at every place and moment, read
+forward and backward (``_copies_bounds``: a copy revealed later lay where it came from),
+and one mark for cards seen or shown instead of two added; ``_put_down_hidden`` following
+by kind the cards that lie at a place the outer seat sees whole, while the others are still
+followed as a number; where every card is played face up (Shengji, ZPY), Hall's condition
+over groups of cards (:mod:`games.epistemic.hands`): ``hand_unknown`` shows ``K_a ~K_b
+has(c, X)`` and ``hand_known`` finds a world of ``a`` where ``b`` knows it, both from the
+fewest cards of a group ``b`` holds in ``a``'s worlds, exactly; and counting reads
+announcements of card formulas inside knowledge, knowing whether on places a seat always
+sees, and ``~E_G`` of an atom a member never knows.
+
+* 2-seed command with ``--route default baseline`` (at af01115, before ``hand_known``;
+  out file ``/tmp/s29/two_seed.jsonl``): bs-classic 100% (baseline 39%), bs-koth 86%
+  (76%), boerenbridge 100% (100%), zpy5 100% (100%: the baseline's counting, asked last,
+  has the new rules too), bs-zpy 90% (90%); the answers of the states both routes
+  answered are the same; CPU median 0.003-0.011 s a state, worst 0.60 s (koth); worst
+  query 0.69 s wall (koth), ZPY's 1.77 s of the last session now 0.22 s;
+* classic BS, 20 complete games, every play (the 119 states left re-measured at 50ebec5,
+  the others kept; out file ``/tmp/s29/cz_b.jsonl``): 95% -> 96.1% of 2,256 (88 left:
+  seeds 10, 11, 0 and 6 from play 61; CPU median 0.037 s, worst 1.30 s a state; peak 237
+  MiB);
+* zpy5, 20 complete games, every play (the states left re-measured at 76757c0, then at
+  bfb1fc6; ``/tmp/s29/z_b.jsonl``, ``z_c.jsonl``): 96% -> 98.9% -> 99.9% of 1,675 (one
+  left: seed 16 play 70, ``K_P0 ~K_P1 has(kitty, 3H)``, refused); CPU worst 1.66 s a
+  state, 1.03 s in the last run; peak 104 MiB;
+* bs-zpy, every 5th play of 3 games (left states re-measured at af01115,
+  ``/tmp/s29/bszpy5_c.jsonl``): 76% -> 77% of 105 (its plays are face down: the new
+  face-up rules do not apply);
+* bs-koth, every 5th play of the 15 complete games (left states re-measured at e4c6c76,
+  ``/tmp/s29/kz5_c.jsonl``; stopped for time at play 440 of seed 0's 820, whose later
+  44 states keep the last session's timeouts): 59% -> 64.5% of 529 (seeds 0, 6 and 9:
+  51%, 54%, 56%; the ten short games 92-100%; CPU median 0.006 s, worst 2.08 s a state).
+
 What stops the rest: on classic BS, ``K_a ~K_b has(c, X)`` where ``X`` went through
 several hands that played face down since (the trade of ways would have to follow two
-hands at once, or the card quotient passes 250,000 states); on ZPY, the kitty's exchange
-and voids leave too few partners for the rules, and the kind quotient spreads its named
-kinds in up to 1e15 ways.
+hands at once, or the card quotient passes 250,000 states; in some of those states a world
+of ``a`` where ``b`` knows seems to need three trades of ways, which no witness tries); on
+koth and BS-ZPY the same with copies, followed by number; ZPY is settled by Hall's
+condition but for a kitty atom.
 
 Run::
 
