@@ -144,8 +144,6 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
     ...              knowledge=h.seat_counting("x"))
     True
     """
-    from games.epistemic.knowledge import _fewest
-
     events = _hall_events(h, agent, atom, within=within)
     if events is None or knowledge is None:
         return False
@@ -320,3 +318,24 @@ def _hall_events(
             if most > room:
                 events.append((frozenset().union(*(g[1] for g in inside)), most - room))
     return events
+
+
+def _fewest(
+    h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str], *, enough: int | None = None
+) -> int:
+    """The fewest copies of ``kinds`` that ``spots`` hold together in ``knowledge``'s worlds
+    (exact arithmetic: a world is never lost to rounding), or, when the cell bounds
+    alone assure ``enough`` (:meth:`~games.deal.DealKnowledge.count_range`), that
+    assured number without counting."""
+    names = [h.deck.name(k) for k in sorted(kinds)]
+    if enough is not None:
+        least = knowledge.count_range(names, spots)[0]
+        if least >= enough:
+            return int(least)
+    try:
+        dist = knowledge.count_distribution(
+            [h.deck.name(k) for k in sorted(kinds)], spots, exact=True
+        )
+    except SizeLimitError:  # too wide to count: none assured
+        return 0
+    return next(v for v, p in enumerate(dist) if p > 0)

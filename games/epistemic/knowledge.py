@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.hands import hand_known, hand_unknown, public_places
+from games.epistemic.hands import _fewest, hand_known, hand_unknown, public_places
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import GameError, InvalidParameterError
@@ -2003,27 +2003,6 @@ def _clean_elsewhere(
         return 0
     seen = sum(unclean[m] for m in spots)
     return _fewest(h, knowledge, cls, spots, enough=need + seen) - seen
-
-
-def _fewest(
-    h: CardHistory, knowledge: Any, kinds: set[int], spots: list[str], *, enough: int | None = None
-) -> int:
-    """The fewest copies of ``kinds`` that ``spots`` hold together in ``knowledge``'s worlds
-    (exact arithmetic: a world is never lost to rounding), or, when the cell bounds
-    alone assure ``enough`` (:meth:`~games.deal.DealKnowledge.count_range`), that
-    assured number without counting."""
-    names = [h.deck.name(k) for k in sorted(kinds)]
-    if enough is not None:
-        least = knowledge.count_range(names, spots)[0]
-        if least >= enough:
-            return int(least)
-    try:
-        dist = knowledge.count_distribution(
-            [h.deck.name(k) for k in sorted(kinds)], spots, exact=True
-        )
-    except SizeLimitError:  # too wide to count: none assured
-        return 0
-    return next(v for v, p in enumerate(dist) if p > 0)
 
 
 def _static_partners(
