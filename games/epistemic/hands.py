@@ -144,13 +144,14 @@ def hand_unknown(h: CardHistory, agent: str, atom: Any, *, within: str, knowledg
     ...              knowledge=h.seat_counting("x"))
     True
     """
-    events = _hall_events(h, agent, atom, within=within)
-    if events is None or knowledge is None:
+    read = _hall_events(h, agent, atom, within=within)
+    if read is None or knowledge is None:
         return False
+    seen, events = read
     for kinds, need in events:
         if not kinds:
             return False  # the agent knows it whatever it holds
-        if _fewest(h, knowledge, set(kinds), _seen(h, agent), enough=need) < need:
+        if _fewest(h, knowledge, set(kinds), seen, enough=need) < need:
             return False  # in some world of within the agent may know it
     return True
 
@@ -177,10 +178,10 @@ def hand_known(h: CardHistory, agent: str, atom: Any, *, within: str, knowledge:
     >>> hand_known(h, "y", Atom("has", ("z", "KS")), within="x", knowledge=h.seat_counting("x"))
     True
     """
-    events = _hall_events(h, agent, atom, within=within)
-    if events is None or knowledge is None or not knowledge.exact:
+    read = _hall_events(h, agent, atom, within=within)
+    if read is None or knowledge is None or not knowledge.exact:
         return False
-    seen = _seen(h, agent)
+    seen, events = read
     for kinds, need in events:
         if not kinds:
             return True  # it knows whatever it holds
@@ -225,14 +226,14 @@ def hand_knows_probability(
     ...                        knowledge=h.seat_counting("x"))
     Fraction(2, 3)
     """
-    events = _hall_events(h, agent, atom, within=within)
-    if events is None or knowledge is None or not knowledge.exact:
+    read = _hall_events(h, agent, atom, within=within)
+    if read is None or knowledge is None or not knowledge.exact:
         return None
+    seen, events = read
     if not events:
         return Fraction(0)
     if any(not kinds for kinds, _ in events):
         return Fraction(1)
-    seen = _seen(h, agent)
     events = [  # not those its hand cannot meet (the whole deck: it holds its hand's size)
         (kinds, need)
         for kinds, need in events
@@ -252,21 +253,16 @@ def hand_knows_probability(
     return Fraction(sum(dist[:need], Fraction(0)))
 
 
-def _seen(h: CardHistory, agent: str) -> list[str]:
-    """The places whose content ``agent`` knows in every world of a history
-    :func:`_shape` reads: its own, and a buried place (a kitty) that it alone saw."""
-    owner = _shape(h, public_places(h)) or {}
-    return sorted(set(h.owns.get(agent, ())) | {m for m, s in owner.items() if s == agent})
-
-
 def _hall_events(
     h: CardHistory, agent: str, atom: Any, *, within: str
-) -> list[tuple[frozenset[int], int]] | None:
-    """When ``agent`` knows ``has(L, C)`` in a history :func:`_shape` reads: every
-    ``(kinds, need)`` such that, holding fewer than ``need`` cards of ``kinds``, it knows
-    it (a set of places that the cards it has not seen, less ``L`` for ``C``, would
-    overfill: Hall's condition fails); it knows it exactly when one of them holds.  An
-    empty ``kinds``: it knows it whatever it holds.  ``None``: not read here."""
+) -> tuple[list[str], list[tuple[frozenset[int], int]]] | None:
+    """When ``agent`` knows ``has(L, C)`` in a history :func:`_shape` reads: the places
+    whose content it knows in every world (its own, and a buried place, a kitty, that it
+    alone saw), and every ``(kinds, need)`` such that, holding there fewer than ``need``
+    cards of ``kinds``, it knows it (a set of places that the cards it has not seen, less
+    ``L`` for ``C``, would overfill: Hall's condition fails); it knows it exactly when one
+    of them holds.  An empty ``kinds``: it knows it whatever it holds.  ``None``: not
+    read here."""
     cell = h.card_cell(atom)
     if cell is None or within == agent:
         return None
@@ -317,7 +313,7 @@ def _hall_events(
             most = sum(g[2] for g in inside)
             if most > room:
                 events.append((frozenset().union(*(g[1] for g in inside)), most - room))
-    return events
+    return sorted(m for m in seen if m in h.locations), events
 
 
 def _fewest(
@@ -333,9 +329,7 @@ def _fewest(
         if least >= enough:
             return int(least)
     try:
-        dist = knowledge.count_distribution(
-            [h.deck.name(k) for k in sorted(kinds)], spots, exact=True
-        )
+        dist = knowledge.count_distribution(names, spots, exact=True)
     except SizeLimitError:  # too wide to count: none assured
         return 0
     return next(v for v, p in enumerate(dist) if p > 0)

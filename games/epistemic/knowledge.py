@@ -38,7 +38,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.epistemic.hands import _fewest, hand_known, hand_unknown, public_places
+from games.epistemic.hands import (
+    _fewest,
+    hand_known,
+    hand_knows_probability,
+    hand_unknown,
+    public_places,
+)
 from games.epistemic.history import CardHistory, Event
 from games.epistemic.reading import read_formula, seat_agent, seat_aliases
 from games.errors import GameError, InvalidParameterError
@@ -963,8 +969,6 @@ class GameKnowledge:
         if self._in_view(inner.arg, inner.agent):
             p = Fraction(kn.probability_of(inner.arg, exact=True))
         elif isinstance(inner.arg, Atom):
-            from games.epistemic.hands import hand_knows_probability
-
             p = hand_knows_probability(
                 self.counted, inner.agent, inner.arg, within=agent, knowledge=kn
             )
@@ -1316,9 +1320,9 @@ def _copies_bounds(h: CardHistory, x: int, within: str) -> tuple[list[dict[str, 
         elif st.kind == "count" and set(st.kinds) == {x} and len(st.locations) == 1:
             m = st.locations[0]
             before[m] = after[m] = max(after[m], st.lo)
+        spread = sum(most[t].values())
         for m in h.locations:  # the deck: copies not elsewhere are here
-            rest = sum(most[t][k] for k in h.locations if k != m)
-            before[m] = max(before[m], total - rest)
+            before[m] = max(before[m], total - (spread - most[t][m]))
         least.append(before)
     least.reverse()
     for up, lo in zip(most, least, strict=True):  # the copies that must lie elsewhere
