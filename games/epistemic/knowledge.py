@@ -748,7 +748,9 @@ class GameKnowledge:
     def _witnessed(self, agent: str, g: Any) -> bool:
         """Whether a world ``agent`` considers possible was found where ``g`` is false, for
         ``g`` = ``~K_b has(L, C)`` or ``K_b has(L, C)``
-        (:func:`~games.epistemic.witness.witness_knowledge`): then ``K_agent g`` fails."""
+        (:func:`~games.epistemic.witness.witness_knowledge`, the other witnesses of
+        :mod:`games.epistemic.witness`, and last the search over the copies' paths,
+        :func:`~games.epistemic.paths.witness_searched`): then ``K_agent g`` fails."""
         from kripke.formulas import Atom, Know, Not
 
         match g:
@@ -761,6 +763,7 @@ class GameKnowledge:
         if agent == PUBLIC or b == PUBLIC:
             return False
         if (key, knows) not in self._witnesses:
+            from games.epistemic.paths import witness_searched
             from games.epistemic.witness import (
                 witness_carried,
                 witness_followed,
@@ -776,6 +779,7 @@ class GameKnowledge:
                     or witness_tracked(h, agent, b, a)
                     or witness_followed(h, agent, b, a)
                     or witness_carried(h, agent, b, a)
+                    or witness_searched(h, agent, b, a)
                 )
             )
             self._witnesses[key, knows] = found
