@@ -19,7 +19,10 @@ Each step is scored by what ``b`` can follow of the copies alone (the bound of
 the deficit at ``L`` kept as a tie-break), and the best step is taken while the
 score grows.  When ``b`` can follow a copy to ``L`` there, the world reached is built as
 a history (every event checked again) and kept only when ``a`` observes in it exactly
-what it observes in the true history and ``b`` knows the atom there.  A world found is a
+what it observes in the true history and ``b`` knows the atom there.  Copies of one
+kind are told apart by a convention (a move takes the copies that came first); a
+copy ``a`` saw under one may be one it never saw under the other (it takes the
+newest), so with copies both are searched.  A world found is a
 proof of ``M_a K_b has(L, C)``; none found proves nothing.
 """
 
@@ -45,11 +48,11 @@ class _Paths:
     places they start at, and the steps that move them; what ``a`` sees of each, and
     the kind-free shape of the history that :func:`_score` reads."""
 
-    def __init__(self, h: CardHistory, a: str, b: str, x: int):
+    def __init__(self, h: CardHistory, a: str, b: str, x: int, newest: bool = False):
         from games.epistemic.witness import follow_cards
 
         self.h, self.a, self.b, self.x = h, a, b, x
-        cards = follow_cards(h, a, b)
+        cards = follow_cards(h, a, b, newest=newest)
         self.kind = [c.kind for c in cards]
         self.start = [m for m, ks in h.initial.items() for _ in ks]
         self.moves = [list(c.moves) for c in cards]
@@ -318,8 +321,20 @@ def witness_searched(
     if a == b or cell is None or "#" in str(atom.args[1]) or cell[0] in h.owns.get(b, ()):
         return False
     loc, x, _ = cell
-    p = _Paths(h, a, b, x)
-    paths = {i: list(p.moves[i]) for i, k in enumerate(p.kind) if k == x}
+    truth = _observed(h, a)
+    for newest in (False, True) if h.deck.copies[x] > 1 else (False,):
+        p = _Paths(h, a, b, x, newest)
+        if _searched(p, b, loc, steps):
+            world = _built(p)
+            if world is not None and _knows_there(world, a, b, atom, truth):
+                return True
+    return False
+
+
+def _searched(p: _Paths, b: str, loc: str, steps: int) -> bool:
+    """Take at most ``steps`` best steps on ``p`` (carried out on it) while the score
+    grows; whether ``b`` can follow a copy to ``loc`` at the end."""
+    paths = {i: list(p.moves[i]) for i, k in enumerate(p.kind) if k == p.x}
     best = _score(p, paths, b, loc)
     for _ in range(steps):
         if best[0] >= 1:
@@ -333,10 +348,7 @@ def witness_searched(
             break
         best, paths, how = top
         _apply(p, how)
-    if best[0] < 1:  # b cannot follow a copy there: b's counting is not asked
-        return False
-    world = _built(p)
-    return world is not None and _knows_there(world, a, b, atom, _observed(h, a))
+    return best[0] >= 1
 
 
 def _apply(p: _Paths, how: Any) -> None:

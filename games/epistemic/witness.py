@@ -156,9 +156,10 @@ class _Card:
     moves: list[int] = field(default_factory=list)
 
 
-def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
+def follow_cards(h: CardHistory, a: str, b: str, *, newest: bool = False) -> list[_Card]:
     """The physical cards of ``h``, each followed from the deal to now (copies of a kind
-    are told apart by one fixed choice: a move takes the copies that came first),
+    are told apart by one fixed choice: a move takes the copies that came first, or with
+    ``newest`` the ones that came last),
     with whether ``a`` or ``b`` ever saw it: at one of its locations, in an event
     it was in the audience of (or a public one), revealed or shown to it."""
     mine = {a: set(h.owns.get(a, ())), b: set(h.owns.get(b, ()))}
@@ -181,7 +182,7 @@ def follow_cards(h: CardHistory, a: str, b: str) -> list[_Card]:
             else:
                 ids, pool = [], list(at[st.src])
                 for k in st.kinds:
-                    i = next(i for i in pool if cards[i].kind == k)
+                    i = next(i for i in (pool[::-1] if newest else pool) if cards[i].kind == k)
                     pool.remove(i)
                     ids.append(i)
             mark(ids, st.audience)
