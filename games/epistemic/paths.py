@@ -52,6 +52,7 @@ class _Paths:
         from games.epistemic.witness import follow_cards
 
         self.h, self.a, self.b, self.x = h, a, b, x
+        self.loc = ""
         cards = follow_cards(h, a, b, newest=newest)
         self.kind = [c.kind for c in cards]
         self.start = [m for m, ks in h.initial.items() for _ in ks]
@@ -77,6 +78,7 @@ class _Paths:
                         last = t
             here = self.moves[i] and steps[self.moves[i][-1]].dst or self.start[i]
             self.seen_a[i] = self.n if here in mine_a else last
+        self.sent: list[tuple[int, int, int]] | None = None
         self.sizes = self._sizes()
         self.ends = [self._end(t) for t in range(self.n)]
         from games.epistemic.witness import _sees_kinds
@@ -239,11 +241,39 @@ def _changes(p: _Paths, paths: dict[int, list[int]]) -> list[tuple[dict[int, lis
                     kept = dict(new)
                     kept[j] = [u for u in p.moves[j] if u < t] + [u for u in p.moves[k] if u >= t]
                     out.append((kept, (("kinds", i, j), ("ways", j, k, t))))
+            for j, k, t in _sent(p, paths):  # b sent a card to L: a never-seen one instead
+                new = {m: v for m, v in paths.items() if m != i}
+                new[k] = [u for u in p.moves[k] if u < t] + [u for u in p.moves[j] if u >= t]
+                out.append((new, (("ways", j, k, t), ("kinds", i, k))))
         for k, t in _stayers(p, i, paths) + _leavers(p, i, paths):  # go another's way
             new = dict(paths)
             new[i] = [u for u in paths[i] if u < t] + [u for u in p.moves[k] if u >= t]
             out.append((new, (("ways", i, k, t),)))
     return out
+
+
+def _sent(p: _Paths, paths: dict[int, list[int]]) -> list[tuple[int, int, int]]:
+    """``(j, k, t)``: at move ``t`` (``a`` did not see it) ``b`` put down ``j``, which went on
+    to ``L`` later, while ``k``, which ``a`` never saw, stayed (neither is a copy).  Had
+    ``b`` put ``k`` down instead and kept ``j``, ``a`` could not tell."""
+    if p.sent is None:
+        mine_b = set(p.h.owns.get(p.b, ()))
+        p.sent = []
+        for t, st in enumerate(p.h.steps):
+            if not _unseen_move(p, t) or st.src not in mine_b:
+                continue
+            here = [k for k in range(len(p.kind)) if p.pos[k][t] == st.src]
+            for j in here:
+                if t not in p.moves[j] or j in paths or p.seen_a[j] >= t:
+                    continue
+                if not any(p.h.steps[u].dst == p.loc for u in p.moves[j] if u >= t):
+                    continue
+                p.sent += [
+                    (j, k, t)
+                    for k in here
+                    if t not in p.moves[k] and p.seen_a[k] < 0 and k not in paths
+                ]
+    return p.sent
 
 
 def _unseen_move(p: _Paths, t: int) -> bool:
@@ -324,6 +354,7 @@ def witness_searched(
     truth = _observed(h, a)
     for newest in (False, True) if h.deck.copies[x] > 1 else (False,):
         p = _Paths(h, a, b, x, newest)
+        p.loc = loc
         if _searched(p, b, loc, steps):
             world = _built(p)
             if world is not None and _knows_there(world, a, b, atom, truth):
@@ -357,6 +388,7 @@ def _apply(p: _Paths, how: Any) -> None:
         if change[0] == "kinds":
             _, i, j = change
             p.kind[i], p.kind[j] = p.kind[j], p.kind[i]
+            p.sent = None
             continue
         _, i, j, t = change
         head_i = [u for u in p.moves[i] if u < t]
@@ -365,6 +397,7 @@ def _apply(p: _Paths, how: Any) -> None:
         tail_j = [u for u in p.moves[j] if u >= t]
         p.moves[i], p.moves[j] = head_i + tail_j, head_j + tail_i
         p.pos[i], p.pos[j] = p._positions(i), p._positions(j)
+        p.sent = None
 
 
 def _built(p: _Paths) -> CardHistory | None:
