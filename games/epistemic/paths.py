@@ -178,46 +178,53 @@ def _copies(
     return moved, at
 
 
-def _score(p: _Paths, paths: dict[int, list[int]], b: str, loc: str) -> tuple[int, int]:
+def _score(p: _Paths, paths: dict[int, list[int]], b: str, loc: str) -> tuple[int, int, int]:
     """The bound :func:`~games.epistemic.witness.known_at_least` gives for the copies
-    of ``x`` at ``loc``, read from their paths alone, and the same bound with no floor
-    at ``loc`` (how far ``b`` is from knowing)."""
+    of ``x`` at ``loc``, read from their paths alone; the same bound had the places
+    ``b`` saw again held no copy (the copies ``b`` sent there, which a later step may
+    keep apart from other copies); and the first with no floor at ``loc``."""
     moved, at = _copies(p, paths)
     low = dict.fromkeys(p.h.locations, 0)
     for i in paths:
         if p.start[i] in p.watched:
             low[p.start[i]] += 1
+    clear = dict(low)
     signed = low[loc]
     for t, code, src, dst, seen, n, end in p.plan:
-        before = low[src]
+        before, was = low[src], clear[src]
         if code == 2:  # a reveal b sees
             low[src] = at[t][src]
             if src == loc:
                 signed = low[src]
             continue
         went = moved.get(t, 0)
-        if not before and not went and src != loc and dst != loc:
+        if not before and not was and not went and src != loc and dst != loc:
             continue  # no copy b follows is here, none moves
         if seen:
-            low[src] = max(0, before - went)
+            low[src], clear[src] = max(0, before - went), max(0, was - went)
             low[dst] += went
+            clear[dst] += went
             gone = came = went
         elif code == 1:  # a whole place moved unseen
-            low[src] = 0
+            low[src] = clear[src] = 0
             came = before
             low[dst] += came
+            clear[dst] += was
             gone = max(signed, 0)
         else:
             stay = n if end is None else min(n, at[end[0]][end[1]])
             low[src] = max(0, before - stay)
-            came = max(0, before - (p.sizes[t][src] - n))
+            clear[src] = max(0, was - (n if end is None else 0))
+            room = p.sizes[t][src] - n
+            came = max(0, before - room)
             low[dst] += came
+            clear[dst] += max(0, was - room)
             gone = stay
         if src == loc:
             signed -= gone
         if dst == loc:
             signed += came
-    return low[loc], signed
+    return low[loc], clear[loc], signed
 
 
 def _changes(p: _Paths, paths: dict[int, list[int]]) -> list[tuple[dict[int, list[int]], Any]]:
