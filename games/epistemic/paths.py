@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.epistemic.history import CardHistory, Move
+from games.epistemic.symbolic import _sizes_before
 from games.errors import GameError
 
 __all__ = ["witness_searched", "SEARCH_STEPS"]
@@ -79,7 +80,7 @@ class _Paths:
             here = self.moves[i] and steps[self.moves[i][-1]].dst or self.start[i]
             self.seen_a[i] = self.n if here in mine_a else last
         self.sent: list[tuple[int, int, int]] | None = None
-        self.sizes = self._sizes()
+        self.sizes = _sizes_before(h, steps)
         self.ends = [self._end(t) for t in range(self.n)]
         from games.epistemic.witness import _sees_kinds
 
@@ -118,20 +119,6 @@ class _Paths:
     def at_step(self, t: int, m: str) -> list[int]:
         """The cards lying at ``m`` just before step ``t``."""
         return [i for i in range(len(self.kind)) if self.pos[i][t] == m]
-
-    def _sizes(self) -> list[dict[str, int]]:
-        """How many cards every place holds just before every step (kinds play no part)."""
-        size = {m: len(ks) for m, ks in self.h.initial.items()}
-        out = []
-        for st in self.h.steps:
-            out.append(dict(size))
-            if st.kind == "move":
-                size[st.src] -= len(st.kinds)
-                size[st.dst] += len(st.kinds)
-            elif st.kind == "all":
-                size[st.dst] += size[st.src]
-                size[st.src] = 0
-        return out
 
     def _end(self, t: int) -> tuple[int, str] | None:
         """For a move at step ``t``: the later step where ``b`` sees the whole place its
