@@ -238,7 +238,8 @@ class GameKnowledge:
         self._public: Any = None
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
-        self._unknowns: dict[tuple[str, str, str | None], bool] = {}
+        self._unknowns: dict[tuple[tuple[str, str, str | None], bool], bool] = {}
+        self._searches: dict[tuple[str, str, str], bool] = {}
         self._views: dict[str, set[str]] | None = None  # places each agent always sees
         self._seats: dict[str, Any] = {}
         self._counted: CardHistory | None = None
@@ -555,27 +556,35 @@ class GameKnowledge:
         except GameError:
             return False
 
-    def _ignorant(self, f: Any, within: str | None = None) -> bool:
+    def _ignorant(self, f: Any, within: str | None = None, *, quick: bool = False) -> bool:
         """Whether ``f`` is ``~K_b has(L, C)`` (or ``M_b ~has(L, C)``, or ``~K_b`` of a
         conjunction with such an atom) and :func:`never_known` shows it in every
-        world (``within`` given: every world seat ``within`` considers possible)."""
+        world (``within`` given: every world seat ``within`` considers possible);
+        ``quick``: only the rules that do not ask ``within``'s counting."""
         from kripke.formulas import And, Atom, Know, Not, Possible
 
         match f:
             case Not(Know(agent, And(args))):
-                return any(isinstance(a, Atom) and self._unknown(agent, a, within) for a in args)
+                return any(
+                    isinstance(a, Atom) and self._unknown(agent, a, within, quick) for a in args
+                )
             case Not(Know(agent, Atom() as a)) | Possible(agent, Not(Atom() as a)):
-                return self._unknown(agent, a, within)
+                return self._unknown(agent, a, within, quick)
         return False
 
-    def _unknown(self, agent: str, atom: Any, within: str | None) -> bool:
+    def _unknown(self, agent: str, atom: Any, within: str | None, quick: bool = False) -> bool:
         """:func:`never_known`, or within a seat's worlds :func:`rerouted`,
-        :func:`outplayed`, :func:`swap_unknown` or :func:`dislodged` (kept: ``K_a ~K_b``
+        :func:`outplayed`, then (unless ``quick``) :func:`swap_unknown`,
+        :func:`~games.epistemic.hands.hand_unknown` or :func:`dislodged` (kept: ``K_a ~K_b``
         and ``C_{a,b}`` of one atom ask the same)."""
         key = (agent, atom.key, within)
-        if key not in self._unknowns:
-            self._unknowns[key] = self._unknown_now(agent, atom, within)
-        return self._unknowns[key]
+        if (key, True) not in self._unknowns:
+            self._unknowns[key, True] = self._unknown_now(agent, atom, within)
+        if quick or self._unknowns[key, True]:
+            return self._unknowns[key, True]
+        if (key, False) not in self._unknowns:
+            self._unknowns[key, False] = self._unknown_counted(agent, atom, within)
+        return self._unknowns[key, False]
 
     def _unknown_now(self, agent: str, atom: Any, within: str | None) -> bool:
         h = self.counted
@@ -583,10 +592,12 @@ class GameKnowledge:
             return True
         if within is None:
             return False
-        if rerouted(h, agent, atom, within=within):
-            return True
-        if outplayed(h, agent, atom, within=within):
-            return True
+        return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
+
+    def _unknown_counted(self, agent: str, atom: Any, within: str | None) -> bool:
+        if within is None:
+            return False
+        h = self.counted
         kn = self._seat_counting(within)
         if swap_unknown(h, agent, atom, within=within, knowledge=kn):
             return True
@@ -678,6 +689,10 @@ class GameKnowledge:
             # the rules and the witnesses before the public's counting, which can take
             # far longer (52-card koth seed 0: play 113's rules 0.01 s against 50 s,
             # play 64's witness 0.5 s against 30 s CPU); each answer is exact
+            if agent != PUBLIC and self._ignorant(g, agent, quick=True):
+                return True
+            if self._searched(agent, g):  # milliseconds, where the seats' counting takes 0.5 s
+                return False
             if agent != PUBLIC and self._ignorant(g, agent):
                 return True
             if self._by_counting(g) is False or self._witnessed(agent, g):
@@ -745,6 +760,22 @@ class GameKnowledge:
                 return False if self._by_counting(a) is False else None
         return None
 
+    def _searched(self, agent: str, g: Any) -> bool:
+        """Whether :func:`~games.epistemic.paths.witness_searched` found a world ``agent``
+        considers possible where ``g`` = ``~K_b has(L, C)`` is false (kept)."""
+        from kripke.formulas import Atom, Know, Not
+
+        match g:
+            case Not(Know(b, Atom() as a)) if PUBLIC not in (agent, b):
+                key = (agent, b, a.key)
+            case _:
+                return False
+        if key not in self._searches:
+            from games.epistemic.paths import witness_searched
+
+            self._searches[key] = witness_searched(self.counted, agent, b, a)
+        return self._searches[key]
+
     def _witnessed(self, agent: str, g: Any) -> bool:
         """Whether a world ``agent`` considers possible was found where ``g`` is false, for
         ``g`` = ``~K_b has(L, C)`` or ``K_b has(L, C)``
@@ -763,7 +794,6 @@ class GameKnowledge:
         if agent == PUBLIC or b == PUBLIC:
             return False
         if (key, knows) not in self._witnesses:
-            from games.epistemic.paths import witness_searched
             from games.epistemic.witness import (
                 witness_carried,
                 witness_followed,
@@ -779,7 +809,7 @@ class GameKnowledge:
                     or witness_tracked(h, agent, b, a)
                     or witness_followed(h, agent, b, a)
                     or witness_carried(h, agent, b, a)
-                    or witness_searched(h, agent, b, a)
+                    or self._searched(agent, g)
                 )
             )
             self._witnesses[key, knows] = found
