@@ -240,6 +240,7 @@ class GameKnowledge:
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         self._unknowns: dict[tuple[tuple[str, str, str | None], bool], bool] = {}
         self._searches: dict[tuple[str, str, str], bool] = {}
+        self._absents: dict[tuple[str, str], bool] = {}
         self._views: dict[str, set[str]] | None = None  # places each agent always sees
         self._seats: dict[str, Any] = {}
         self._counted: CardHistory | None = None
@@ -738,7 +739,11 @@ class GameKnowledge:
                 # a member who does not know it in another's worlds (the rules, before
                 # any member's counting), or a member who does not know: false
                 pairs = [(x, y) for x in group for y in group if x != y]
-                if isinstance(a, Atom) and any(self._unknown(y, a, x) for x, y in pairs):
+                if isinstance(a, Atom) and (
+                    any(self._unknown(y, a, x, quick=True) for x, y in pairs)
+                    or any(self._absent(agent, a) for agent in group)
+                    or any(self._unknown(y, a, x) for x, y in pairs)
+                ):
                     return False
                 out = True
                 for agent in group:
@@ -759,6 +764,22 @@ class GameKnowledge:
                     return True
                 return False if self._by_counting(a) is False else None
         return None
+
+    def _absent(self, agent: str, atom: Any) -> bool:
+        """Whether a world ``agent`` considers possible was found where the card atom
+        ``atom`` is false (:func:`~games.epistemic.witness.witness_absent`,
+        :func:`~games.epistemic.witness.witness_rerouted`; milliseconds, where the
+        seat's counting of a long history takes a second): then ``agent`` does not
+        know it (kept)."""
+        if agent == PUBLIC:
+            return False
+        key = (agent, atom.key)
+        if key not in self._absents:
+            from games.epistemic.witness import witness_absent, witness_rerouted
+
+            h = self.counted
+            self._absents[key] = witness_absent(h, agent, atom) or witness_rerouted(h, agent, atom)
+        return self._absents[key]
 
     def _searched(self, agent: str, g: Any) -> bool:
         """Whether :func:`~games.epistemic.paths.witness_searched` found a world ``agent``
