@@ -412,12 +412,39 @@ sees, and ``~E_G`` of an atom a member never knows.
   44 states keep the last session's timeouts): 59% -> 64.5% of 529 (seeds 0, 6 and 9:
   51%, 54%, 56%; the ten short games 92-100%; CPU median 0.006 s, worst 2.08 s a state).
 
-What stops the rest: on classic BS, ``K_a ~K_b has(c, X)`` where ``X`` went through
-several hands that played face down since (the trade of ways would have to follow two
-hands at once, or the card quotient passes 250,000 states; in some of those states a world
-of ``a`` where ``b`` knows seems to need three trades of ways, which no witness tries); on
-koth and BS-ZPY the same with copies, followed by number; ZPY is settled by Hall's
-condition but for a kitty atom.
+The session after (3aef722 at its start; the code below up to 30b99d3; the machine loaded
+about 2 with two runs side by side): witness worlds searched over the paths of one kind's
+copies (:mod:`games.epistemic.paths`: greedy steps ``a`` cannot see, two never-seen cards
+trading kinds, a copy and another card going each other's way from an unseen move, a card
+``b`` sent to ``L`` swapped for one ``a`` never saw; scored by the copies ``b`` can follow to
+``L``, and by the same had the places ``b`` saw again held none), tried for ``K_a ~K_b``
+before the rules that ask a seat's counting (0.5-2 s on a long koth history; the search
+takes milliseconds, at worst 0.45 s on 772 steps); and for ``C_G`` of an atom, a world where
+a member does not know it (``witness_absent``, ``witness_rerouted``) before any counting.
+
+* 2-seed command with ``--route default baseline`` (at 30b99d3, out file
+  ``/tmp/s30/two_seed.jsonl``): bs-classic 100% (baseline 43%), bs-koth 86% (81%),
+  boerenbridge 100% (100%), zpy5 100% (100%), bs-zpy 90% (90%); the answers of the 108
+  states both routes answered are the same; default route CPU median 0.002-0.010 s a
+  state, worst 0.17 s a state and 0.17 s a query (the baseline: 3.8 s and 2.7 s); peak
+  109 MiB;
+* classic BS, 20 complete games, every play (the states left re-measured at 5a443c6 and
+  again at 63a3efb, the others kept; ``/tmp/s30/classic_r2.jsonl``): 96.1% -> 96.9% of
+  2,256 (69 left, from play 61 of seeds 0, 1, 2, 6, 10, 11, 15; CPU worst 1.30 s a state);
+* bs-koth, every 5th play of 16 complete games, seed 0 now to its end (the states left
+  re-measured at 30b99d3, the others kept; ``/tmp/s30/koth_r3.jsonl``): 74% of 632 states
+  (64.5% of 529 before; of the 589 states both runs measured, 75.7% against 67.7%; the
+  long games, seeds 0, 6, 8, 9 and 15, 65-69%; CPU worst 2.1 s a state; peak 477 MiB);
+* bs-zpy, every 5th play of 4 complete games (the states left re-measured at 30b99d3;
+  ``/tmp/s30/bszpy_r3.jsonl``): 78% of 140 states (77% of 105 before; its plays are claims with
+  facts: the search leaves them alone; CPU worst 1.62 s a state).
+
+What stops the rest: on classic BS and koth, ``K_a ~K_b has(c, X)`` where ``X`` went through
+several hands that played face down since: when the answer is true no rule shows that ``b``
+cannot follow the copies (the rules follow them as a number, per seat), and when it is
+false the search stops on a plateau (every single step leaves the copies ``b`` can follow
+as they were); on BS-ZPY the claims' facts, which the search leaves alone; ZPY is settled
+by Hall's condition but for a kitty atom.
 
 Run::
 
