@@ -503,7 +503,10 @@ def _ways_traded(
     an event no longer fits."""
     from games.epistemic.history import Move
 
-    moved = [list(e.cards) if isinstance(e, Move) else None for e in h.events]
+    moved = [  # the kinds' names (an event may give its cards as one string)
+        [h.deck.name(k) for k in st.kinds] if isinstance(e, Move) else None
+        for e, st in zip(h.events, h.steps, strict=True)
+    ]
     for i, t, p in trades:
         a, c = h.deck.name(cards[i].kind), h.deck.name(cards[p].kind)
         for u in cards[p].moves:  # a whole place moved (MoveAll) names no cards
