@@ -497,13 +497,8 @@ class GameKnowledge:
         if kn.exact:
             return False
         if agent != PUBLIC and isinstance(f, Atom):
-            from games.epistemic.witness import witness_absent, witness_rerouted
-
-            h = self.counted
-            if (
-                dislodged(h, agent, f, within=agent, knowledge=kn)
-                or witness_absent(h, agent, f)
-                or witness_rerouted(h, agent, f)
+            if dislodged(self.counted, agent, f, within=agent, knowledge=kn) or self._absent(
+                agent, f
             ):
                 return False  # not in any of its worlds / false in one of them
         return None

@@ -112,14 +112,6 @@ class _Paths:
             out.append(place)
         return out
 
-    def place(self, i: int, t: int) -> str:
-        """Where card ``i`` lies just before step ``t``."""
-        return self.pos[i][t]
-
-    def at_step(self, t: int, m: str) -> list[int]:
-        """The cards lying at ``m`` just before step ``t``."""
-        return [i for i in range(len(self.kind)) if self.pos[i][t] == m]
-
     def _end(self, t: int) -> tuple[int, str] | None:
         """For a move at step ``t``: the later step where ``b`` sees the whole place its
         cards went to (a pickup or reveal it sees) while they still lie there, with that
