@@ -627,6 +627,8 @@ def warm_up() -> None:
     in the process the states are forked from: a state's time is its own work,
     not the first import of ``dd`` (about 0.15 s), as in a session that has
     answered one formula before."""
+    import scipy.optimize  # noqa: F401  (the seats' integer programs; about 0.5 s)
+
     import games.epistemic.kinds  # noqa: F401
     import games.epistemic.quotient  # noqa: F401
     import games.epistemic.symbolic  # noqa: F401

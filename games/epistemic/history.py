@@ -681,27 +681,41 @@ class CardHistory:
         initial = {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()}
         return CardHistory(self.deck, initial, self.owns, events)
 
+    def card_nnf(self, g: Any, neg: bool = False) -> Any:
+        """The propositional card formula ``g`` (negated when ``neg``) in negation normal
+        form, as nested tuples: ``("lit", location, kind, k, positive)`` ("at least
+        ``k`` copies there", or "fewer" when not ``positive``), ``("and", parts)``,
+        ``("or", parts)``, or ``("opaque",)`` for a part that is not about the cards.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B"], [2, 1]), {"x": "A B", "y": "A"}, ["x", "y"])
+        >>> h.card_nnf(h.card_formula("~(has(y, B) | has(y, A#2))"))
+        ('and', [('lit', 'y', 1, 1, False), ('lit', 'y', 0, 2, False)])
+        """
+        from kripke.formulas import And, Atom, Bottom, Implies, Not, Or, Top
+
+        match g:
+            case Atom():
+                loc, k, j = self.atom_cell(g)
+                return ("lit", loc, k, j, not neg)
+            case Not(a):
+                return self.card_nnf(a, not neg)
+            case And(args) | Or(args):
+                conj = isinstance(g, And) != neg
+                return ("and" if conj else "or", [self.card_nnf(a, neg) for a in args])
+            case Implies(a, b):
+                return ("and" if neg else "or", [self.card_nnf(a, not neg), self.card_nnf(b, neg)])
+            case Top() | Bottom():
+                return ("and" if isinstance(g, Top) != neg else "or", [])
+        return ("opaque",)
+
     def _fact_parts(self, f: Any) -> tuple[dict[tuple[str, int], tuple[int, int]], list[Any]]:
         """:meth:`fact_bounds` with the clauses left over: ``("or", parts)`` (parts
         ``("lit", location, kind, k, positive)``, ``("and", parts)`` or ``("or", parts)``)
         or ``("opaque",)``."""
-        from kripke.formulas import And, Atom, Bottom, Implies, Not, Or, Top
-
-        def nnf(g: Any, neg: bool) -> Any:
-            match g:
-                case Atom():
-                    loc, k, j = self.atom_cell(g)
-                    return ("lit", loc, k, j, not neg)
-                case Not(a):
-                    return nnf(a, not neg)
-                case And(args) | Or(args):
-                    conj = isinstance(g, And) != neg
-                    return ("and" if conj else "or", [nnf(a, neg) for a in args])
-                case Implies(a, b):
-                    return ("and" if neg else "or", [nnf(a, not neg), nnf(b, neg)])
-                case Top() | Bottom():
-                    return ("and" if isinstance(g, Top) != neg else "or", [])
-            return ("opaque",)
+        nnf = self.card_nnf
 
         bounds: dict[tuple[str, int], list[int]] = {}
 

@@ -1,0 +1,127 @@
+"""A seat's worlds as an integer program (:mod:`games.epistemic.program`).
+
+Agreement with the explicit model on random small histories (every event type,
+copies or not) for every seat, every card atom, its negation and random
+propositional formulas; agreement with exact counting where counting is exact;
+known answers from the rules at full size, where the seats' counting of a long
+koth history drops constraints and decides nothing either way.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Deck
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
+from games.epistemic.program import SeatProgram, seat_knows
+from games.errors import GameError
+from kripke import holds
+from kripke.formulas import And, Know, Not, Or
+from tests.test_epistemic import card_atom, random_history
+from tests.test_whole_game_dislodged import bs_history
+from tests.test_whole_game_ignorance import all_atoms
+
+
+def agree(h: CardHistory, rng: random.Random, extra: int = 6) -> int:
+    """Every seat's program against the explicit model on every card atom, its
+    negation and ``extra`` random formulas; how many formulas the seats know."""
+    pm = explicit_model(h)
+    formulas = [f for a in all_atoms(h) for f in (a, Not(a))]
+    for _ in range(extra):
+        p, q, r = (card_atom(rng, h) for _ in range(3))
+        formulas.append(rng.choice([Or((p, q)), And((p, Not(q))), Or((And((p, q)), Not(r)))]))
+    known = 0
+    for a in h.agents:
+        prog = SeatProgram(h, a)
+        for f in formulas:
+            truth = holds(pm, Know(a, f))
+            assert prog.knows(f) is truth, (a, str(f))
+            if not truth:
+                w = prog.world(Not(f))  # the world shown is one of a's: a cannot rule it out
+                assert w is not None and not w._holds_now(f)
+            known += truth
+    return known
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_agrees_with_the_explicit_model_on_random_histories(seed, copies):
+    agree(random_history(seed, copies=copies, events=8), random.Random(seed))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), plays=st.integers(3, 9))
+def test_agrees_with_the_explicit_model_on_bs_histories(seed, plays):
+    agree(bs_history(seed, plays=plays), random.Random(seed))
+
+
+def test_not_vacuous():
+    """The seats know some formulas and not others on these histories."""
+    known = sum(agree(random_history(s, events=8), random.Random(s), 0) for s in range(5))
+    assert known > 20
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_agrees_with_exact_counting(seed):
+    """Where a seat's counting (:class:`games.deal.DealKnowledge`) is exact, both
+    routes give the same answer for every atom and its negation."""
+    h = bs_history(seed, plays=9)
+    for a in h.agents:
+        kn = h.seat_counting(a)
+        assert kn.exact
+        prog = SeatProgram(h, a)
+        for atom in all_atoms(h):
+            if "#" in atom.args[1]:
+                continue  # counting reads has(L, C) as at least one copy
+            assert prog.knows(atom) == kn.knows(atom), (a, atom.key)
+
+
+def test_known_answer_a_caught_lie():
+    """BS: after a caught lie the cards shown go to the liar, and every seat knows the
+    liar holds them until it puts cards down unseen (rules: the player who lied picks up
+    the pile)."""
+    h = CardHistory(
+        Deck(["A", "B", "C", "D"], [2, 2, 2, 2]),
+        {"x": "A B C", "y": "A D D", "z": "B C", "play": "", "pile": ""},
+        ["x", "y", "z"],
+    )
+    h = h.then(Move("B", "z", "play", seen_by=["z"]), MoveAll("play", "pile"))
+    h = h.then(Move("D", "y", "play", seen_by=["y"]), Reveal("play"))
+    h = h.then(MoveAll("play", "pile"), MoveAll("pile", "y", seen_by=["y"]))
+    d = h.card_formula("has(y, D)")
+    for a in ("x", "z"):
+        assert seat_knows(h, a, d) is True
+    assert seat_knows(h, "x", h.card_formula("has(y, D#2)")) is False  # z may hold one
+    h2 = h.then(Move("D", "y", "play", seen_by=["y"]))
+    assert seat_knows(h2, "x", h2.card_formula("has(y, D)")) is False
+    assert seat_knows(h2, "x", h2.card_formula("has(y, D) | has(play, D)")) is True
+
+
+def test_bad_seat_is_named():
+    h = bs_history(0, plays=3)
+    with pytest.raises(GameError, match="nobody"):
+        SeatProgram(h, "nobody")
+
+
+@pytest.mark.parametrize(
+    ("seed", "play", "seat", "formula", "truth"),
+    [
+        # P0 played three 8s unseen, P1 took the revealed 8 at event 68 and put down
+        # two cards unseen since: P3 cannot tell whether one was the 8
+        (0, 75, "P3", "has(P1, 8)", False),
+        # P1's four 11s were shown when P2 called and went to P2 with the pile
+        (0, 75, "P0", "has(P2, 11) | has(play, 11#4)", True),
+    ],
+)
+def test_full_size_koth_where_counting_relaxes(seed, play, seat, formula, truth):
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", seed) if k == play)
+    hc = GameKnowledge(h).counted
+    kn = hc.seat_counting(seat)
+    assert not kn.exact  # counting dropped constraints: it does not decide "not known"
+    assert SeatProgram(hc, seat).knows(hc.card_formula(formula)) is truth
