@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
+from games.epistemic.history import ONLOOKER
 from games.epistemic.program import SeatProgram, seat_knows
 from games.errors import GameError
 from kripke import holds
-from kripke.formulas import And, Know, Not, Or
+from kripke.formulas import And, Distributed, Know, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_dislodged import bs_history
 from tests.test_whole_game_ignorance import all_atoms
@@ -57,6 +58,23 @@ def test_agrees_with_the_explicit_model_on_random_histories(seed, copies):
 @given(seed=st.integers(0, 2**31), plays=st.integers(3, 9))
 def test_agrees_with_the_explicit_model_on_bs_histories(seed, plays):
     agree(bs_history(seed, plays=plays), random.Random(seed))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_a_pair_onlooker_is_distributed_knowledge(seed, copies):
+    """The program of the onlooker who owns a pair's places and sees what either sees
+    (:meth:`CardHistory.onlooker`) knows exactly what the pair knows distributedly."""
+    h = random_history(seed, copies=copies, events=8)
+    pm = explicit_model(h)
+    for pair in (("x", "y"), ("y", "z")):
+        one = h.onlooker(
+            [m for a in pair for m in h.owns[a]], lambda aud, pair=pair: bool(aud & set(pair))
+        )
+        prog = SeatProgram(one, ONLOOKER)
+        for atom in all_atoms(h):
+            for f in (atom, Not(atom)):
+                assert prog.knows(f) is holds(pm, Distributed(pair, f)), (pair, str(f))
 
 
 def test_not_vacuous():

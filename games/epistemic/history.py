@@ -69,6 +69,10 @@ __all__ = [
 ]
 
 
+#: The one seat of :meth:`CardHistory.onlooker`'s history.
+ONLOOKER = "__onlooker__"
+
+
 def _audience(who: Iterable[str] | str | None) -> frozenset[str] | None:
     if who is None:
         return None
@@ -783,10 +787,18 @@ class CardHistory:
         >>> kn.knows(h.card_formula("has(pile, B)"))   # x's and y's eyes together
         True
         """
-        name = "__onlooker__"
+        return self.onlooker(locations, sees).deal_state().knowledge(ONLOOKER)
+
+    def onlooker(
+        self, locations: Iterable[str], sees: Callable[[frozenset[str]], bool]
+    ) -> CardHistory:
+        """This history seen by one seat alone, :data:`ONLOOKER`, who owns ``locations``
+        and sees every public event and every event whose audience ``sees`` accepts
+        (the other seats are left out: its worlds are the worlds of a seat or group
+        that observes exactly that)."""
 
         def aud(x: frozenset[str] | None) -> frozenset[str] | None:
-            return None if x is None else frozenset([name] if sees(x) else [])
+            return None if x is None else frozenset([ONLOOKER] if sees(x) else [])
 
         events: list[Event] = []
         for e in self.events:
@@ -796,8 +808,7 @@ class CardHistory:
                 e = replace(e, to=aud(e.to))  # type: ignore[arg-type]
             events.append(e)
         initial = {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()}
-        one = CardHistory(self.deck, initial, {name: tuple(locations)}, events)
-        return one.deal_state().knowledge(name)
+        return CardHistory(self.deck, initial, {ONLOOKER: tuple(locations)}, events)
 
     def seat_counting(self, agent: str) -> Any:
         """The exact counting knowledge of ``agent`` alone (:meth:`onlooker_counting`

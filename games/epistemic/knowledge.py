@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -248,7 +248,7 @@ class GameKnowledge:
         self._absents: dict[tuple[str, str], bool] = {}
         self._views: dict[str, set[str]] | None = None  # places each agent always sees
         self._seats: dict[str, Any] = {}
-        self._programs: dict[str, Any] = {}
+        self._programs: dict[Any, Any] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
@@ -433,9 +433,9 @@ class GameKnowledge:
         member owns, the events whose audience holds the whole group): each
         member's possible worlds keep its view, so every world that chains of the
         members' possibilities reach does, and what it knows is common knowledge
-        ``C_G f`` (a sufficient condition; sharper than the public's).  ``None``:
-        not decided (counting does not take the history, or dropped a constraint
-        and does not know ``f``).
+        ``C_G f`` (a sufficient condition; sharper than the public's).  Where counting
+        does not take the history or dropped a constraint and does not know ``f``, the
+        onlooker's integer program decides (:meth:`_programmed`).  ``None``: not decided.
         """
         h = self.counted
         members = frozenset(group)
@@ -447,31 +447,40 @@ class GameKnowledge:
             return None  # the common onlooker is the public one (asked by the caller)
         key = (union, members)
         if key not in self._groups:
-            if union:
-                owns = {m for a in members for m in h.owns[a]}
-            else:
-                owns = set.intersection(*(set(h.owns[a]) for a in members))
-                owns |= set(h.public_locations())
-
-            def sees(aud: frozenset[str]) -> bool:
-                return bool(aud & members) if union else members <= aud
-
             try:
-                self._groups[key] = h.onlooker_counting(sorted(owns), sees)
+                self._groups[key] = h.onlooker_counting(*self._group_view(union, members))
             except InvalidParameterError:
                 self._groups[key] = None
         kn = self._groups[key]
-        if kn is None:
-            return None
-        if any("#" in a.args[1] for a in f.atoms()):
+        if kn is not None and any("#" in a.args[1] for a in f.atoms()):
             known = _knows_copies(kn, f)
-            return None if known is False and not union else known
-        try:
-            if kn.knows(f):
-                return True
-        except SizeLimitError:  # too wide to count: not decided here
-            return None
-        return False if kn.exact and union else None
+        elif kn is not None:
+            try:
+                known = True if kn.knows(f) else (False if kn.exact else None)
+            except SizeLimitError:  # too wide to count: the group's integer program decides
+                known = None
+        else:
+            known = None
+        if known is None:
+            known = self._programmed(key, f)
+        return None if known is False and not union else known
+
+    def _group_view(
+        self, union: bool, members: frozenset[str]
+    ) -> tuple[list[str], Callable[[frozenset[str]], bool]]:
+        """The locations the onlooker of :meth:`_group_knows` owns and which audiences it
+        is in."""
+        h = self.counted
+        if union:
+            owns = {m for a in members for m in h.owns[a]}
+        else:
+            owns = set.intersection(*(set(h.owns[a]) for a in members))
+            owns |= set(h.public_locations())
+
+        def sees(aud: frozenset[str]) -> bool:
+            return bool(aud & members) if union else members <= aud
+
+        return sorted(owns), sees
 
     def _knows(self, agent: str, f: Any) -> bool | None:
         """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by exact
@@ -510,22 +519,33 @@ class GameKnowledge:
                 return False  # not in any of its worlds / false in one of them
         return self._programmed(agent, f)
 
-    def _programmed(self, agent: str, f: Any) -> bool | None:
-        """Whether ``agent`` (or :data:`PUBLIC`) knows the propositional ``f``, by the
-        integer program of its worlds (:class:`~games.epistemic.program.SeatProgram`,
-        kept): exact where its counting dropped a constraint; ``None`` when the program
-        does not decide within :data:`PROGRAM_SECONDS`."""
+    def _programmed(self, who: Any, f: Any) -> bool | None:
+        """Whether ``who`` knows the propositional ``f``, by the integer program of its
+        worlds (:class:`~games.epistemic.program.SeatProgram`, kept): a seat, or
+        :data:`PUBLIC`, or the onlooker ``(union, members)`` of :meth:`_group_knows`
+        (distributed knowledge of the members, or what every member sees); exact where
+        counting dropped a constraint.  ``None`` when the program does not decide within
+        :data:`PROGRAM_SECONDS`."""
+        from games.epistemic.history import ONLOOKER
         from games.epistemic.program import SeatProgram
 
-        if agent not in self._programs:
+        if who not in self._programs:
             h = self.counted
-            if agent == PUBLIC:  # an onlooker who owns the public places and sees the rest
-                owns = {**{a: h.owns[a] for a in h.agents}, PUBLIC: h.public_locations()}
-                initial = {m: [h.deck.name(k) for k in ks] for m, ks in h.initial.items()}
-                h = CardHistory(h.deck, initial, owns, h.events)
-            self._programs[agent] = SeatProgram(h, agent, time_limit=PROGRAM_SECONDS)
+            if who == PUBLIC:  # an onlooker who owns the public places and sees no more
+                prog = SeatProgram(
+                    h.onlooker(h.public_locations(), lambda aud: False),
+                    ONLOOKER,
+                    time_limit=PROGRAM_SECONDS,
+                )
+            elif isinstance(who, tuple):
+                prog = SeatProgram(
+                    h.onlooker(*self._group_view(*who)), ONLOOKER, time_limit=PROGRAM_SECONDS
+                )
+            else:
+                prog = SeatProgram(h, who, time_limit=PROGRAM_SECONDS)
+            self._programs[who] = prog
         try:
-            return self._programs[agent].knows(f)
+            return self._programs[who].knows(f)
         except (SizeLimitError, GameError):
             return None
 

@@ -290,6 +290,8 @@ class SeatProgram:
                 return None
             if z is not True:
                 self._lb[z] = 1
+            if not self._lb:
+                self._var(0, 0)  # HiGHS needs a variable: the seat sees every card
             data, ri, ci, lo, hi = [], [], [], [], []
             for r, (coef, a, b) in enumerate(self._rows):
                 for v, c in coef.items():
