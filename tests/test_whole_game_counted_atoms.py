@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.epistemic import GameKnowledge
@@ -87,6 +87,7 @@ def test_counting_decides_copies_atoms_like_the_explicit_model(seed):
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31))
+@example(seed=2605)  # P2's counting drops constraints; its integer program knows the atom false
 def test_probabilities_of_copies_atoms_equal_the_structures(seed):
     """With the structure refused (``max_width=1``) a seat's probability of
     ``has(L, C#k)`` comes from counting; it equals the structure's, exactly."""

@@ -18,13 +18,16 @@ from hypothesis import strategies as st
 from games.cards import Deck
 from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
 from games.epistemic.history import ONLOOKER
+from games.epistemic.knowledge import outplayed, outplayed_counted
 from games.epistemic.program import SeatProgram, seat_knows
 from games.errors import GameError
 from kripke import holds
 from kripke.formulas import And, Distributed, Know, Not, Or
 from tests.test_epistemic import card_atom, random_history
-from tests.test_whole_game_dislodged import bs_history
+from tests.test_whole_game_copies import koth_history
+from tests.test_whole_game_dislodged import bs_history, checked_claims
 from tests.test_whole_game_ignorance import all_atoms
+from tests.test_whole_game_swaps import kitty_history
 
 
 def agree(h: CardHistory, rng: random.Random, extra: int = 6) -> int:
@@ -143,3 +146,40 @@ def test_full_size_koth_where_counting_relaxes(seed, play, seat, formula, truth)
     kn = hc.seat_counting(seat)
     assert not kn.exact  # counting dropped constraints: it does not decide "not known"
     assert SeatProgram(hc, seat).knows(hc.card_formula(formula)) is truth
+
+
+def counted_claims(h: CardHistory) -> tuple[int, int]:
+    """Every claim of :func:`~games.epistemic.knowledge.outplayed_counted` on ``h``
+    checked in the explicit model; how many, and how many :func:`outplayed` does not
+    make."""
+    made = checked_claims(
+        h,
+        lambda h, b, atom, a, kn: outplayed_counted(
+            h, b, atom, within=a, program=SeatProgram(h, a)
+        ),
+    )
+    return len(made), sum(not outplayed(h, b, atom, within=a) for a, b, atom, _ in made)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), plays=st.integers(3, 7))
+def test_what_outplayed_counted_claims_holds_on_koth_histories(seed, plays):
+    counted_claims(koth_history(seed, plays))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_what_outplayed_counted_claims_holds_on_bs_and_kitty_histories(seed):
+    """Decks without copies too, and counts (voids after a buried kitty)."""
+    counted_claims(bs_history(seed, plays=6))
+    counted_claims(kitty_history(seed, events=6))
+
+
+def test_outplayed_counted_claims_more_than_outplayed():
+    """Not vacuous: on koth histories it makes claims, some that the bound of the copies'
+    paths (:func:`outplayed`) does not."""
+    made = new = 0
+    for seed in range(40):
+        n, m = counted_claims(koth_history(seed, 6))
+        made, new = made + n, new + m
+    assert made > 10 and new > 0

@@ -537,6 +537,13 @@ class GameKnowledge:
         (distributed knowledge of the members, or what every member sees); exact where
         counting dropped a constraint.  ``None`` when the program does not decide within
         :data:`PROGRAM_SECONDS`."""
+        try:
+            return self._program(who).knows(f)
+        except (SizeLimitError, GameError):
+            return None
+
+    def _program(self, who: Any) -> Any:
+        """The integer program of ``who``'s worlds (see :meth:`_programmed`), kept."""
         from games.epistemic.history import ONLOOKER
         from games.epistemic.program import SeatProgram
 
@@ -555,10 +562,7 @@ class GameKnowledge:
             else:
                 prog = SeatProgram(h, who, time_limit=PROGRAM_SECONDS)
             self._programs[who] = prog
-        try:
-            return self._programs[who].knows(f)
-        except (SizeLimitError, GameError):
-            return None
+        return self._programs[who]
 
     def _valid(self, f: Any) -> bool | None:
         """``True`` when ``f`` surely holds in every world (every history consistent with
@@ -656,7 +660,12 @@ class GameKnowledge:
             return True
         if hand_unknown(h, agent, atom, within=within, knowledge=kn):
             return True
-        return kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn)
+        if kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn):
+            return True
+        try:
+            return outplayed_counted(h, agent, atom, within=within, program=self._program(within))
+        except (SizeLimitError, GameError):
+            return False
 
     def _seat_counting(self, agent: str) -> Any:
         """``agent``'s (or :data:`PUBLIC`'s) exact counting knowledge: from the kept
@@ -1051,6 +1060,12 @@ class GameKnowledge:
                 raise self._refusal
             return p if exact else float(p)
         kn = ds.knowledge(self.agent(seat))
+        if not kn.exact:  # a bound only: 1 or 0 where the seat's integer program knows
+            from kripke.formulas import Not
+
+            for f2, value in ((g, 1), (Not(g), 0)):
+                if self._programmed(self.agent(seat), f2) is True:
+                    return Fraction(value) if exact else float(value)
         if any("#" in a.args[1] for a in g.atoms()):
             p = _copies_probability(kn, g)  # "at least k copies": one such atom or its negation
             if p is None:
@@ -1887,18 +1902,7 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     if loc in mine:
         return False
     steps = h.steps
-    t0 = max(
-        (
-            i
-            for i, st in enumerate(steps)
-            if st.kind in ("move", "all", "count", "fact")
-            and (st.kind in ("count", "fact") or st.dst == loc)
-            or st.kind in ("reveal", "show")
-            and st.src == loc
-            and _sees(st, agent, mine)
-        ),
-        default=-1,
-    )
+    t0 = _last_arrival(h, agent, loc)
     hidden = sum(
         max(0, _put_down_hidden(h, i, agent, loc, within))
         for i in range(t0 + 1, len(steps))
@@ -1914,6 +1918,79 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         return False
     mk = _marks(h, agent, x, loc)
     return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
+
+
+def _last_arrival(h: CardHistory, agent: str, loc: str) -> int:
+    """The last step that brought cards into ``loc``, showed ``agent`` its cards or was a
+    count or fact (``-1``: none)."""
+    mine = set(h.owns.get(agent, ()))
+    return max(
+        (
+            i
+            for i, st in enumerate(h.steps)
+            if st.kind in ("move", "all", "count", "fact")
+            and (st.kind in ("count", "fact") or st.dst == loc)
+            or st.kind in ("reveal", "show")
+            and st.src == loc
+            and _sees(st, agent, mine)
+        ),
+        default=-1,
+    )
+
+
+def outplayed_counted(h: CardHistory, agent: str, atom: Any, *, within: str, program: Any) -> bool:
+    """Whether ``agent`` surely does not know the card atom ``atom`` (``has(L, C#k)``) in
+    any world seat ``within`` considers possible, because ``L`` has put down, unseen by
+    ``agent``, more cards than the copies of ``C`` it can hold: ``True`` is exact,
+    ``False`` means not shown.
+
+    After the last step that brought cards into ``L`` (:func:`outplayed`'s), ``L`` put
+    down in moves ``agent`` did not see ``N`` cards that stay unseen by ``agent`` and
+    away from ``L`` to the end (:func:`_put_down_hidden`).  In a world of ``within``
+    where ``L`` holds ``m`` copies at the end and ``s`` of those cards are copies, each
+    of ``m - k + 1`` copies at ``L`` can trade ways with one of the ``N - s`` others
+    from that move on (the copy goes where the other card went, the other card stays
+    at ``L``): ``agent`` sees the same, and ``L`` keeps fewer than ``k``.  It holds in
+    every world of ``within`` when the most ``m + s`` there, which ``within``'s integer
+    program gives exactly (``program``, a
+    :class:`~games.epistemic.program.SeatProgram`), is at most ``N + k - 1``: the bound
+    :func:`outplayed` reads from the copies' paths without counting.
+
+    Examples
+    --------
+    z took the pile with y's A and put down two cards y never sees; x knows z then held
+    at most one A beside them:
+
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> from games.epistemic.program import SeatProgram
+    >>> from kripke.formulas import Atom
+    >>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
+    ...                 {"x": "A C", "y": "A B", "z": "B C", "pile": ""}, ["x", "y", "z"])
+    >>> h = h.then(Move("A", "y", "pile", seen_by=["y"]), MoveAll("pile", "z", seen_by=["z"]),
+    ...            Move("A B", "z", "pile", seen_by=["z"]))
+    >>> outplayed_counted(h, "y", Atom("has", ("z", "A")), within="x",
+    ...                   program=SeatProgram(h, "x"))
+    True
+    """
+    cell = h.card_cell(atom)
+    if cell is None:
+        return False
+    loc, x, j = cell
+    mine = set(h.owns.get(agent, ()))
+    if loc in mine:
+        return False
+    steps = h.steps
+    slots = {
+        i: max(0, _put_down_hidden(h, i, agent, loc, within))
+        for i in range(_last_arrival(h, agent, loc) + 1, len(steps))
+        if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
+    }
+    hidden = sum(slots.values())
+    if not hidden:
+        return False
+    most = program.most([(loc, x)], [(i, x) for i, n in slots.items() if n])
+    return most is not None and most <= hidden + j - 1
 
 
 def _clean_copies(h: CardHistory, agent: str, x: int, within: str, *, upto: int) -> int:
