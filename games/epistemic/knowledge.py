@@ -1895,19 +1895,11 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     True
     """
     cell = h.card_cell(atom)
-    if cell is None:
+    if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    mine = set(h.owns.get(agent, ()))
-    if loc in mine:
-        return False
-    steps = h.steps
     t0 = _last_arrival(h, agent, loc)
-    hidden = sum(
-        max(0, _put_down_hidden(h, i, agent, loc, within))
-        for i in range(t0 + 1, len(steps))
-        if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
-    )
+    hidden = sum(_put_down_since(h, agent, loc, within).values())
     every = _copies_marked(h, agent, x, within, loc, upto=t0 + 1, shed=True, every=True)[0]
     if hidden >= min(every, h.deck.copies[x]) - j + 1:
         return True  # a partner of another kind for every copy there beyond k - 1
@@ -1918,6 +1910,19 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
         return False
     mk = _marks(h, agent, x, loc)
     return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
+
+
+def _put_down_since(h: CardHistory, agent: str, loc: str, within: str) -> dict[int, int]:
+    """For each move ``loc`` made unseen by ``agent`` after :func:`_last_arrival`, at least
+    how many of its cards stay unseen by ``agent`` and away from ``loc`` to the end in
+    every world of ``within`` (:func:`_put_down_hidden`)."""
+    mine = set(h.owns.get(agent, ()))
+    steps = h.steps
+    return {
+        i: max(0, _put_down_hidden(h, i, agent, loc, within))
+        for i in range(_last_arrival(h, agent, loc) + 1, len(steps))
+        if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
+    }
 
 
 def _last_arrival(h: CardHistory, agent: str, loc: str) -> int:
@@ -1974,18 +1979,10 @@ def outplayed_counted(h: CardHistory, agent: str, atom: Any, *, within: str, pro
     True
     """
     cell = h.card_cell(atom)
-    if cell is None:
+    if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    mine = set(h.owns.get(agent, ()))
-    if loc in mine:
-        return False
-    steps = h.steps
-    slots = {
-        i: max(0, _put_down_hidden(h, i, agent, loc, within))
-        for i in range(_last_arrival(h, agent, loc) + 1, len(steps))
-        if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
-    }
+    slots = _put_down_since(h, agent, loc, within)
     hidden = sum(slots.values())
     if not hidden:
         return False
