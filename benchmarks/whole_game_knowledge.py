@@ -446,6 +446,26 @@ false the search stops on a plateau (every single step leaves the copies ``b`` c
 as they were); on BS-ZPY the claims' facts, which the search leaves alone; ZPY is settled
 by Hall's condition but for a kitty atom.
 
+The session after (a3121ec at its start; the machine loaded about 2 with two runs side
+by side): the integer program of a seat's worlds (:mod:`games.epistemic.program`, HiGHS
+through ``scipy.optimize.milp``) decides ``K_a`` of card formulas where the seat's counting
+dropped constraints (no seat's counting was exact at 60 sampled late koth states); the
+onlookers of ``D_G``, ``C_G`` and the public have theirs; ``outplayed_counted`` reads the
+most copies ``L`` can hold since its last arrival from ``a``'s program.
+
+* bs-koth, the 161 states left re-measured at 30b8843 and the 147 left then at 2feeeaa
+  (the others kept; ``/tmp/s31/c/koth_r4.jsonl``): 73.6% -> 74.5% -> 76.7% of 632 states;
+* classic BS, the 69 states left re-measured at 30b8843 (``/tmp/s31/b/classic_r2.jsonl``):
+  96.9% -> 97.2% of 2,256; bs-zpy, the 31 left (``/tmp/s31/b/bszpy_r3.jsonl``): 77.9% ->
+  78.6% of 140;
+* ``K_a has(c, X)`` at 30 late koth states: 9 refused before, all 30 answered (the program
+  0.01-0.3 s; worst 0.61 s a query with the program asked first from 120 steps on).
+
+What stops the rest is unchanged: ``K_a ~K_b has(c, X)`` late in classic BS and koth, true
+where no rule shows that ``b`` cannot follow the copies in every world of ``a`` (the
+program answers for one seat; "for every world of ``a``, some world of ``b``" is not an
+integer program), false where the search stops on a plateau.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
