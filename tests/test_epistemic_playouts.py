@@ -27,10 +27,11 @@ Where today's routes stop (measured with these playouts):
   three formulas a state, 10 s a formula): every formula at the deal and after
   5 actions; 17 of 18 after 10, 20 and 40 actions and 15 of 18 after 80 before
   the program, 18 of 18 after 80 and after 160 with it (worst 0.4 s CPU).  The
-  default run draws 40 to 160 actions (about 1.5 s a state with the first-order
-  check, whose exact probabilities take 10-220 s a state in the first 20
-  actions; where a seat's counting dropped constraints, only its "knows" is
-  compared).
+  slow run draws 40 to 160 actions (about 1.5 s a state with the first-order
+  check at most states, whose exact probabilities take 10-220 s a state in the
+  first 20 actions; one state of a fresh-clone CI run took over 8 minutes and
+  3 GiB, so koth stays out of the default run; where a seat's counting dropped
+  constraints, only its "knows" is compared).
 * BoerenBridge (face-up play): every state of whole games, by counting or on
   the structure.
 * Shengji / ZPY (two decks): the structure is refused from the deal (the kitty
@@ -48,8 +49,8 @@ Where today's routes stop (measured with these playouts):
   seeds) 78 of 80 (``Kw_b D_G`` and ``Kw_b C_G`` refused).  The depth-2 test is
   ``xfail`` (slow run).
 
-The default run keeps BS classic, koth and BoerenBridge (3 playouts each); the
-Shengji/ZPY and ``xfail`` playouts run with ``-m slow``.
+The default run keeps BS classic and BoerenBridge (3 playouts each); the
+koth, Shengji/ZPY and ``xfail`` playouts run with ``-m slow``.
 """
 
 from __future__ import annotations
@@ -156,12 +157,12 @@ ANSWERED = {
     "boerenbridge": ("boerenbridge", {}, 700),
 }
 
-#: game -> fewest actions in the default run: koth's first-order check of exact
+#: game -> fewest actions in the playouts: koth's first-order check of exact
 #: probabilities takes 10-220 s a state in the first 20 actions (1 s from 40 on)
 FEWEST = {"bs-koth": 40}
 
 
-@pytest.mark.parametrize("game", ["bs-classic", "bs-koth", "boerenbridge"])
+@pytest.mark.parametrize("game", ["bs-classic", "boerenbridge"])
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), depth=st.floats(0, 1))
 def test_random_playouts_answer_depth_2_formulas(game, seed, depth):
@@ -177,7 +178,8 @@ def test_random_playouts_answer_depth_2_formulas(game, seed, depth):
 @given(seed=st.integers(0, 2**31), depth=st.floats(0, 1))
 def test_random_playouts_answer_depth_2_formulas_long(game, most, seed, depth):
     name, params, _ = ANSWERED[game]
-    s = playout(name, seed, int(depth * most), **params)
+    least = FEWEST.get(game, 0)
+    s = playout(name, seed, least + int(depth * (most - least)), **params)
     check_state(s, random.Random(seed), formulas=4)
 
 
