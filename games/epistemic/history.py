@@ -719,8 +719,6 @@ class CardHistory:
         """:meth:`fact_bounds` with the clauses left over: ``("or", parts)`` (parts
         ``("lit", location, kind, k, positive)``, ``("and", parts)`` or ``("or", parts)``)
         or ``("opaque",)``."""
-        nnf = self.card_nnf
-
         bounds: dict[tuple[str, int], list[int]] = {}
 
         def state(lit: Any) -> bool | None:  # follows (True), contradicted (False), open
@@ -740,7 +738,7 @@ class CardHistory:
                 return False if False in parts else True if all(parts) else None
             return True if True in parts else False if all(p is False for p in parts) else None
 
-        todo = [nnf(f, False)]
+        todo = [self.card_nnf(f)]
         clauses: list[Any] = []
         while todo:
             g = todo.pop()

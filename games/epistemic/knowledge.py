@@ -255,6 +255,7 @@ class GameKnowledge:
         self._views: dict[str, set[str]] | None = None  # places each agent always sees
         self._seats: dict[str, Any] = {}
         self._programs: dict[Any, Any] = {}
+        self._answers: dict[tuple[Any, Any], bool | None] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
@@ -536,11 +537,14 @@ class GameKnowledge:
         :data:`PUBLIC`, or the onlooker ``(union, members)`` of :meth:`_group_knows`
         (distributed knowledge of the members, or what every member sees); exact where
         counting dropped a constraint.  ``None`` when the program does not decide within
-        :data:`PROGRAM_SECONDS`."""
-        try:
-            return self._program(who).knows(f)
-        except (SizeLimitError, GameError):
-            return None
+        :data:`PROGRAM_SECONDS` (kept: :meth:`_knows` asks first and last on a long
+        history, and a probability asks ``f`` and its negation)."""
+        if (who, f) not in self._answers:
+            try:
+                self._answers[who, f] = self._program(who).knows(f)
+            except (SizeLimitError, GameError):
+                self._answers[who, f] = None
+        return self._answers[who, f]
 
     def _program(self, who: Any) -> Any:
         """The integer program of ``who``'s worlds (see :meth:`_programmed`), kept."""

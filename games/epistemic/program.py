@@ -62,6 +62,16 @@ _TERMS = 6
 _Expr = tuple[dict[int, int], int]  # a count: coefficients of the variables, and a constant
 
 
+def _plus(e: _Expr, f: _Expr) -> _Expr:
+    """The sum of two counts."""
+    coef = dict(e[0])
+    for v, c in f[0].items():
+        coef[v] = coef.get(v, 0) + c
+        if coef[v] == 0:
+            del coef[v]
+    return coef, e[1] + f[1]
+
+
 class SeatProgram:
     """The worlds seat ``agent`` of history ``h`` considers possible, as the integer
     points of a polytope (see the module's text).
@@ -159,12 +169,7 @@ class SeatProgram:
             self._row(column[k], left[k], left[k])
 
         def add(e: _Expr, f: _Expr, k: int) -> _Expr:
-            coef = dict(e[0])
-            for v, c in f[0].items():
-                coef[v] = coef.get(v, 0) + c
-                if coef[v] == 0:
-                    del coef[v]
-            return self._short((coef, e[1] + f[1]), cp[k])
+            return self._short(_plus(e, f), cp[k])
 
         for i, st in enumerate(h.steps):
             sees = st.audience is None or agent in st.audience
@@ -210,10 +215,7 @@ class SeatProgram:
                 total: _Expr = ({}, 0)
                 for loc in st.locations:
                     for k in st.kinds:
-                        coef = dict(total[0])
-                        for v, c in counts[loc][k][0].items():
-                            coef[v] = coef.get(v, 0) + c
-                        total = (coef, total[1] + counts[loc][k][1])
+                        total = _plus(total, counts[loc][k])
                 self._bound(total, st.lo, st.hi)
             elif st.kind == "fact":
                 z = self._indicator(h.card_nnf(st.formula), counts)
