@@ -129,7 +129,9 @@ def test_game_knowledge_route_on_copies(monkeypatch):
                 f = random_formula(rng, h, 2)
                 assert gk.holds(f) == holds(pm, f), (seed, str(f))
                 routes[counted].append(gk.route)
-    assert {"counting", "local quotient"} <= set(routes[True])
+    # with the formulas simplified first (announcements reduced, introspection) counting
+    # decides all 48 of these; left out, the kind quotients answer them alike
+    assert "counting" in routes[True]
     assert set(routes[False]) == {"quotient", "local quotient"}
 
 

@@ -103,6 +103,7 @@ class SeatProgram:
         self._rows: list[tuple[dict[int, int], float, float]] = []
         self._deal: dict[str, dict[int, int]] = {}
         self._moved: dict[int, dict[int, int]] = {}
+        self._before: dict[int, list[_Expr]] = {}  # a pick-up's or reveal's place before it
         self._counts = self._replay()
         self._truth: tuple[Any, ...] | None = None
 
@@ -173,6 +174,8 @@ class SeatProgram:
 
         for i, st in enumerate(h.steps):
             sees = st.audience is None or agent in st.audience
+            if st.kind in ("all", "reveal"):
+                self._before[i] = list(counts[st.src])
             if st.kind == "move":
                 src, dst = counts[st.src], counts[st.dst]
                 if sees:
@@ -383,6 +386,116 @@ class SeatProgram:
         if res is None or res.status != 0:
             return None
         return const + round(-res.fun)
+
+    def traced(self, other: str, loc: str, kind: int, copies: int = 1) -> CardHistory | None:
+        """A world of the seat where seat ``other`` followed at least ``copies`` copies of
+        ``kind`` to ``loc`` (built as a history and checked as in :meth:`world`): there
+        ``other`` knows ``has(loc, kind#copies)``, so the seat does not know that
+        ``other`` does not.  ``None`` when HiGHS finds no such world within
+        :attr:`time_limit`; that proves nothing, since ``other`` can know more than it
+        followed (by elimination).
+
+        What ``other`` followed is a lower bound on the copies at each place in every
+        world ``other`` considers possible, replayed over ``other``'s observations in the
+        seat's world: the copies of its own hand at the deal; a move it saw adds its
+        copies where they went and takes them off where they left; a move it did not
+        see takes as many as it carried off their place (they may all have been
+        copies); a pick-up adds the copies it saw picked up, or what it had followed to
+        the place picked up; a reveal or show it saw sets or raises the place's bound.
+        Each "at least none" is a 0/1 choice of the program, every step linear in the
+        seat's numbers.
+
+        Examples
+        --------
+        y saw x pick up the A that y put in the pile; z did not see what y put there:
+
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory, Move, MoveAll
+        >>> h = CardHistory(Deck(["A", "B"], [2, 2]), {"x": "B", "y": "A A", "z": "B",
+        ...                 "pile": ""}, ["x", "y", "z"])
+        >>> h = h.then(Move("A", "y", "pile", seen_by=["y"]), MoveAll("pile", "x", seen_by=["x"]))
+        >>> p = SeatProgram(h, "z")
+        >>> w = p.traced("y", "x", h.deck.index("A"))
+        >>> w.content()["x"]
+        ('A', 'B')
+        >>> p.traced("y", "x", h.deck.index("A"), 2) is None   # y put down one card
+        True
+        """
+        h, k = self.h, kind
+        cp = h.deck.copies
+        inf = float("inf")
+        big = 2 * sum(cp) + 1
+        n_before, rows_before = len(self._lb), len(self._rows)
+        theirs = set(h.owns.get(other, ()))
+        mine = set(h.owns.get(self.agent, ()))
+
+        def dealt(place: str) -> _Expr:
+            if place in mine:
+                return {}, list(h.initial[place]).count(k)
+            v = self._deal.get(place, {}).get(k)
+            return ({v: 1}, 0) if v is not None else ({}, 0)
+
+        def at_least_none(e: _Expr) -> _Expr:  # max(0, e), or a value below it
+            coef, c = e
+            if all(x > 0 for x in coef.values()) and c >= 0:
+                return e
+            if not coef:
+                return {}, max(0, c)
+            return higher(e, ({}, 0))
+
+        def higher(e: _Expr, f: _Expr) -> _Expr:  # a t <= max(e, f), f a constant
+            t, z = self._var(0, cp[k], integer=False), self._var(0, 1)
+            row = {v: -x for v, x in e[0].items()}
+            row[t], row[z] = 1, big
+            self._row(row, -inf, e[1] + big)  # z = 1: t <= e
+            self._row({t: 1, z: -big}, -inf, f[1])  # z = 0: t <= f
+            return {t: 1}, 0
+
+        def carried(i: int, st: Any) -> _Expr:
+            if st.audience is None or self.agent in st.audience:
+                return {}, list(st.kinds).count(k)
+            v = self._moved.get(i, {}).get(k)
+            return ({v: 1}, 0) if v is not None else ({}, 0)
+
+        bound: dict[str, _Expr] = {
+            place: dealt(place) if place in theirs else ({}, 0) for place in h.locations
+        }
+        try:
+            for i, st in enumerate(h.steps):
+                seen = st.audience is None or other in st.audience
+                if st.kind == "move":
+                    if seen:
+                        x = carried(i, st)
+                        less = {v: -c for v, c in x[0].items()}, -x[1]
+                        bound[st.src] = at_least_none(_plus(bound[st.src], less))
+                        bound[st.dst] = self._short(_plus(bound[st.dst], x), big)
+                    else:
+                        gone = {}, -len(st.kinds)
+                        bound[st.src] = at_least_none(_plus(bound[st.src], gone))
+                elif st.kind == "all":
+                    got = self._before[i][k] if seen else bound[st.src]
+                    bound[st.dst] = self._short(_plus(bound[st.dst], got), big)
+                    bound[st.src] = {}, 0
+                elif st.kind == "reveal" and seen:
+                    bound[st.src] = self._before[i][k]
+                elif (
+                    st.kind == "show"
+                    and seen
+                    and (st.audience is None or self.agent in st.audience)
+                ):
+                    shown = list(st.kinds).count(k)
+                    if shown:
+                        bound[st.src] = higher(bound[st.src], ({}, shown))
+            self._bound(bound[loc], copies, big)
+            res = self._solve(dict(enumerate(self._int[:n_before])), first=True)
+        finally:
+            del self._lb[n_before:], self._ub[n_before:], self._int[n_before:]
+            del self._rows[rows_before:]
+        if res is None or res.x is None:
+            return None
+        import numpy as np
+
+        return self._built(np.rint(res.x[:n_before]).astype(int))
 
     def _built(self, x: Any) -> CardHistory | None:
         """The history the solution ``x`` describes, or ``None`` when an event does not fit
