@@ -22,7 +22,7 @@ from games.epistemic.knowledge import outplayed, outplayed_counted
 from games.epistemic.program import SeatProgram, seat_knows
 from games.errors import GameError
 from kripke import holds
-from kripke.formulas import And, Distributed, Know, Not, Or
+from kripke.formulas import And, Distributed, Know, KnowWhether, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_copies import koth_history
 from tests.test_whole_game_dislodged import bs_history, checked_claims
@@ -261,3 +261,56 @@ def test_probabilities_of_card_formulas_by_counting_equal_the_structures(seed, c
             want = hs.world_share(gk._class(a), hs.structure.truth(f))
             assert gk.probability(a, f) == want, (a, str(f))
             assert gk.probability_bounds(a, f) == (want, want)
+
+
+def sampled_claims(seed: int, copies: bool) -> int:
+    """Every witness of the sampled worlds on a random history checked in the explicit
+    model; how many."""
+    h = random_history(seed, copies=copies, events=6)
+    pm = explicit_model(h)
+    gk = GameKnowledge(h)
+    rng = random.Random(seed)
+    claims = 0
+    for x in h.agents:
+        for y in h.agents:
+            p = card_atom(rng, h)
+            for f in (p, Or((p, Not(card_atom(rng, h))))):
+                if gk._unknown_somewhere(x, y, f):
+                    claims += 1
+                    assert not holds(pm, Know(x, Know(y, f))), (x, y, str(f))
+                if gk._unknown_somewhere(x, y, f, whether=True):
+                    claims += 1
+                    assert not holds(pm, Know(x, KnowWhether(y, f))), (x, y, str(f))
+                if gk._known_somewhere(x, y, f):
+                    claims += 1
+                    assert not holds(pm, Know(x, Not(Know(y, f)))), (x, y, str(f))
+    return claims
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_sampled_worlds_witness_only_what_the_explicit_model_shows(seed, copies):
+    """A world of x drawn from x's integer program where y does not know p (does not
+    know whether p, knows p) shows that ``K_x K_y p`` (``K_x Kw_y p``, ``K_x ~K_y p``)
+    fails."""
+    sampled_claims(seed, copies)
+
+
+def test_sampled_worlds_witness_often():
+    """Not vacuous."""
+    assert sum(sampled_claims(seed, seed % 2 == 0) for seed in range(8)) > 20
+
+
+def test_sampled_worlds_decide_common_knowledge_at_full_size():
+    """52-card koth, a random playout of 47 actions: P3 and P0 each know that if P1 holds
+    three 3s, the play holds three 1s, but it is not common knowledge between them (a
+    world of one of them where the other does not know it, both programs checked); the
+    formula was refused before the worlds were drawn."""
+    from tests.test_epistemic_playouts import playout
+
+    gk = playout("bs", 429497919, 47, variant="koth").knowledge()
+    f = "C_{P3,P0} [!has(P1, 3#3)] has(play, 1#3)"
+    p = gk.counted.card_formula("has(P1, 3#3) -> has(play, 1#3)")
+    assert gk.knows("P3", p) and gk.knows("P0", p)
+    assert gk.holds(f) is False
+    assert gk._unknown_somewhere("P3", "P0", p) or gk._unknown_somewhere("P0", "P3", p)

@@ -121,6 +121,13 @@ PROGRAM_SECONDS = 2.0
 #: 0.5-1.5 s and often has to drop constraints, the program 0.01-0.3 s.
 PROGRAM_FIRST_STEPS = 120
 
+#: How many worlds of a seat's integer program, drawn under random objectives, are
+#: tried as witnesses that another seat does not know (or know whether) a formula
+#: about the cards (:meth:`GameKnowledge._unknown_somewhere`).  Measured on 52-card koth
+#: playouts: one of the first two draws was a witness in each case tried, 0.01-0.3 s a
+#: draw.
+SAMPLED_WORLDS = 4
+
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
 PUBLIC = "__public__"
@@ -256,6 +263,7 @@ class GameKnowledge:
         self._seats: dict[str, Any] = {}
         self._programs: dict[Any, Any] = {}
         self._answers: dict[tuple[Any, Any], bool | None] = {}
+        self._samples: dict[tuple[str, str, Any, str], bool] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
@@ -396,8 +404,17 @@ class GameKnowledge:
         where the reduced formula would be more than four times as large), what a seat
         knows of its own knowledge read off (:func:`~kripke.reduction.introspect`: the
         models are S5), and ``K_b p``, ``M_b p`` read as ``p`` and ``Kw_b p`` as true
-        where ``b`` sees every place ``p`` is about (:meth:`_in_view`)."""
-        from kripke.formulas import TOP, Know, KnowWhether, Possible
+        where ``b`` sees every place ``p`` is about (:meth:`_in_view`), ``D_G p`` as
+        ``p`` where a member does, ``E_G p`` and ``C_G p`` where every member does."""
+        from kripke.formulas import (
+            TOP,
+            Common,
+            Distributed,
+            Everybody,
+            Know,
+            KnowWhether,
+            Possible,
+        )
         from kripke.reduction import _with_children, introspect, reduce_announcements
 
         if g.is_propositional():
@@ -415,6 +432,12 @@ class GameKnowledge:
                     return p
                 case KnowWhether(b, p) if self._in_view(p, b):
                     return TOP
+                case Distributed(group, p) if any(self._in_view(p, b) for b in group):
+                    return p
+                case Everybody(group, p) | Common(group, p) if all(
+                    self._in_view(p, b) for b in group
+                ):
+                    return p
             return f
 
         return introspect(seen(introspect(r)))
@@ -575,6 +598,52 @@ class GameKnowledge:
             except (SizeLimitError, GameError):
                 self._answers[who, f] = None
         return self._answers[who, f]
+
+    def _unknown_somewhere(self, x: str, y: str, p: Any, *, whether: bool = False) -> bool:
+        """Whether a world of seat ``x`` was found where seat ``y`` does not know the
+        propositional ``p`` (``whether``: knows neither ``p`` nor ``~p``): then
+        ``K_x K_y p`` (``K_x Kw_y p``) fails, and so does ``C_G`` of it for a group
+        with ``x`` (and ``y``).  Up to :data:`SAMPLED_WORLDS` worlds of ``x``'s integer
+        program, drawn under random objectives (seeded: the same each run), each
+        built and checked; ``y``'s program on each decides ``y``'s knowledge there
+        exactly (kept)."""
+        return self._sampled(x, y, p, "unknown whether" if whether else "unknown")
+
+    def _known_somewhere(self, x: str, y: str, p: Any) -> bool:
+        """Whether a world of seat ``x`` was found where seat ``y`` knows the propositional
+        ``p`` (as :meth:`_unknown_somewhere`; ``y``'s program shows that no world of ``y``
+        there makes ``p`` false): then ``K_x ~K_y p`` fails."""
+        return self._sampled(x, y, p, "known")
+
+    def _sampled(self, x: str, y: str, p: Any, test: str) -> bool:
+        """:meth:`_unknown_somewhere` (``test`` ``"unknown"`` or ``"unknown whether"``) and
+        :meth:`_known_somewhere` (``"known"``), kept."""
+        from kripke.formulas import Not
+
+        if PUBLIC in (x, y) or x == y:
+            return False
+        key = (x, y, p, test)
+        if key not in self._samples:
+            from games.epistemic.program import SeatProgram
+
+            def found(theirs: Any) -> bool:
+                if test == "known":
+                    return theirs.knows(p) is True
+                return theirs.knows(p) is False and (
+                    test == "unknown" or theirs.knows(Not(p)) is False
+                )
+
+            self._samples[key] = False
+            try:
+                prog = self._program(x)
+                for seed in range(SAMPLED_WORLDS):
+                    w = prog.some_world(seed)
+                    if w is not None and found(SeatProgram(w, y, time_limit=PROGRAM_SECONDS)):
+                        self._samples[key] = True
+                        break
+            except (SizeLimitError, GameError):
+                pass
+        return self._samples[key]
 
     def _program(self, who: Any) -> Any:
         """The integer program of ``who``'s worlds (see :meth:`_programmed`), kept."""
@@ -775,6 +844,8 @@ class GameKnowledge:
 
         def know(agent: str, g: Any) -> bool | None:
             g = _plain(g)
+            if isinstance(g, Not) and isinstance(g.arg, Possible):  # ~M_b p is K_b ~p
+                g = Know(g.arg.agent, Not(g.arg.arg))
             match g:  # b knows p exactly when p holds, where b sees all p is about
                 case Know(b, p) if self._in_view(p, b):
                     g = p
@@ -793,7 +864,20 @@ class GameKnowledge:
                 return True
             if self._by_counting(g) is False or self._witnessed(agent, g):
                 return False
-            return True if self._valid(g) else None
+            if self._valid(g):
+                return True
+            match g:  # a world of the agent where b does not know (whether) p, or knows
+                case Know(b, p) | KnowWhether(b, p) if p.is_propositional() and (
+                    self._unknown_somewhere(agent, b, p, whether=isinstance(g, KnowWhether))
+                ):
+                    return False
+                case Not(Know(b, p)) if p.is_propositional() and self._known_somewhere(agent, b, p):
+                    return False
+                case Possible(b, p) if p.is_propositional() and self._known_somewhere(
+                    agent, b, Not(p)
+                ):
+                    return False
+            return None
 
         match f:
             case Not(a):
@@ -851,6 +935,15 @@ class GameKnowledge:
                     return True
                 if isinstance(a, Atom) and any(self._witnessed(x, Know(y, a)) for x, y in pairs):
                     return False  # a world of one member where another does not know it
+                match a:  # ... found among the worlds of a member's integer program
+                    case _ if a.is_propositional() and any(
+                        self._unknown_somewhere(x, y, a) for x, y in pairs
+                    ):
+                        return False
+                    case KnowWhether(c, p) if p.is_propositional() and any(
+                        self._unknown_somewhere(x, c, p, whether=True) for x in group
+                    ):
+                        return False  # C_G Kw_c p needs K_x Kw_c p of every member x
                 return None
             case Distributed(group, a):
                 if a.is_propositional():

@@ -387,6 +387,30 @@ class SeatProgram:
             return None
         return const + round(-res.fun)
 
+    def some_world(self, seed: int = 0) -> CardHistory | None:
+        """A world of the seat drawn by HiGHS under a random objective (weights from
+        ``seed``; other seeds give other worlds), built and checked as in :meth:`world`;
+        ``None`` when HiGHS takes longer than :attr:`time_limit` or the world does not
+        check out.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory
+        >>> h = CardHistory(Deck(["A", "B", "C", "D"]), {"x": "A", "y": "B C D"}, ["x", "y"])
+        >>> SeatProgram(h, "x").some_world(3).content()["y"]
+        ('B', 'C', 'D')
+        """
+        import random
+
+        import numpy as np
+
+        rng = random.Random(seed)
+        res = self._solve({v: rng.random() for v in range(len(self._lb))}, first=True)
+        if res is None or res.x is None:
+            return None
+        return self._built(np.rint(res.x).astype(int))
+
     def traced(self, other: str, loc: str, kind: int, copies: int = 1) -> CardHistory | None:
         """A world of the seat where seat ``other`` followed at least ``copies`` copies of
         ``kind`` to ``loc`` (built as a history and checked as in :meth:`world`): there

@@ -71,6 +71,7 @@ def _map_children(
     K_A (p & C_{a,b} q)
     """
     from kripke import formulas as kf
+    from kripke.reduction import _with_children
 
     match g:
         case kf.Know(name, arg) | kf.Possible(name, arg) | kf.KnowWhether(name, arg):
@@ -80,25 +81,7 @@ def _map_children(
         case kf.Announce(ann, arg) | kf.AnnounceDiamond(ann, arg):
             return type(g)(go(ann), go(arg))
     kids = g.children()
-    return _rebuild(g, [go(c) for c in kids]) if kids else g
-
-
-def _rebuild(g: Any, kids: list[Any]) -> Any:
-    from kripke.formulas import And, Iff, Implies, Not, Or
-
-    match g:
-        case Not():
-            return Not(kids[0])
-        case And():
-            return And(tuple(kids))
-        case Or():
-            return Or(tuple(kids))
-        case Implies():
-            return Implies(kids[0], kids[1])
-        case Iff():
-            return Iff(kids[0], kids[1])
-        case _:
-            return g  # action models keep their own agent names
+    return _with_children(g, [go(c) for c in kids]) if kids else g
 
 
 def seat_agent(history: CardHistory, seat: Any) -> str:
