@@ -466,6 +466,28 @@ where no rule shows that ``b`` cannot follow the copies in every world of ``a`` 
 program answers for one seat; "for every world of ``a``, some world of ``b``" is not an
 integer program), false where the search stops on a plateau.
 
+The session after (f858af1 at its start; two runs side by side): ``SeatProgram.traced``
+(a world of ``a`` where ``b`` followed the copies to ``c``, one integer program:
+0.03-0.2 s at late koth states), worlds drawn from a seat's program as witnesses for
+``K_x K_y p``, ``K_x ~K_y p`` and ``C_G``, and formulas simplified before routing.
+
+* bs-koth, the 147 states left re-measured at c3c37dd and the 141 left then at bc044bf
+  (``/tmp/s32/b/koth_r7.jsonl``): 76.7% -> 77.7% -> 77.8% of 632 states (the states newly
+  answered: worst 1.8 s a state, 1.74 s a query);
+* classic BS, the 64 left re-measured at bc044bf (``/tmp/s32/b/classic_r3.jsonl``): 97.2% ->
+  97.7% of 2,256 (newly answered: worst 1.92 s wall, 1.34 s CPU a state, 1.78 s a query);
+* 2-seed command with ``--route default baseline`` at bc044bf
+  (``/tmp/s32/b/two_seed.jsonl``): classic 100% (baseline 43%), koth 86% (81%),
+  BoerenBridge, ZPY 100% (100%), BS-ZPY 90% (90%); the 108 states both routes answered
+  agree; default route CPU median 0.005-0.012 s a state, worst 0.33 s wall / 0.21 s CPU a
+  state and 0.32 s a query (baseline 3.7 s and 2.6 s); peak 123 MiB.
+
+Left: the same ``K_a ~K_b has(c, X)``, mostly true.  A search for changes of the numbers
+``b`` does not observe (a world of ``a`` where no change found so far serves, then ``b``'s
+own program in it for the next change; exact where it ends) settles every such question
+on small histories, but at these states it ends in 2 of 25 mid-game (under 150 steps) and
+4 of 40 late ones within its rounds (0.3-19 s), so it is not in the library.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]

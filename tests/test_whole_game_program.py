@@ -22,7 +22,7 @@ from games.epistemic.knowledge import outplayed, outplayed_counted
 from games.epistemic.program import SeatProgram, seat_knows
 from games.errors import GameError
 from kripke import holds
-from kripke.formulas import And, Distributed, Know, KnowWhether, Not, Or
+from kripke.formulas import And, Common, Distributed, Know, KnowWhether, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_copies import koth_history
 from tests.test_whole_game_dislodged import bs_history, checked_claims
@@ -314,3 +314,28 @@ def test_sampled_worlds_decide_common_knowledge_at_full_size():
     assert gk.knows("P3", p) and gk.knows("P0", p)
     assert gk.holds(f) is False
     assert gk._unknown_somewhere("P3", "P0", p) or gk._unknown_somewhere("P0", "P3", p)
+
+
+def test_an_event_every_seat_sees_is_public_to_an_onlooker():
+    """A move whose audience lists every seat is public: the onlooker who sees nothing
+    private saw it (before, the onlooker's history took it as private, and the public's
+    program did not know where the card went)."""
+    h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C"}, ["x", "y", "z"])
+    h = h.then(Move("A", "x", "y", seen_by=["x", "y", "z"]))
+    public = SeatProgram(h.onlooker([], lambda aud: False), ONLOOKER)
+    assert public.knows(h.card_formula("has(y, A)")) is True
+    assert public.knows(h.card_formula("has(y, B)")) is False  # y's own card: B or C
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), copies=st.booleans())
+def test_what_the_public_knows_is_common_knowledge(seed, copies):
+    """The program of the onlooker who sees only public events: whatever it knows is
+    common knowledge among all seats in the explicit model."""
+    h = random_history(seed, copies=copies, events=8)
+    pm = explicit_model(h)
+    public = SeatProgram(h.onlooker([], lambda aud: False), ONLOOKER)
+    for atom in all_atoms(h):
+        for f in (atom, Not(atom)):
+            if public.knows(f):
+                assert holds(pm, Common(h.agents, f)), str(f)

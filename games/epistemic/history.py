@@ -795,8 +795,12 @@ class CardHistory:
         (the other seats are left out: its worlds are the worlds of a seat or group
         that observes exactly that)."""
 
+        everybody = set(self.agents)
+
         def aud(x: frozenset[str] | None) -> frozenset[str] | None:
-            return None if x is None else frozenset([ONLOOKER] if sees(x) else [])
+            if x is None or everybody <= x:  # seen by every seat: a public event
+                return None
+            return frozenset([ONLOOKER] if sees(x) else [])
 
         events: list[Event] = []
         for e in self.events:

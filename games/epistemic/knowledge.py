@@ -1211,7 +1211,7 @@ class GameKnowledge:
         return value
 
     def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
-        g = self.formula(f)
+        g = self._simpler(self.formula(f))
         if not g.is_propositional():
             # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
             from kripke.formulas import Know, Not
@@ -1274,7 +1274,7 @@ class GameKnowledge:
         depends on what they saw, they bound every probability one could
         give to the histories.
         """
-        p = self._share_counted(seat, self.formula(f), exact)
+        p = self._share_counted(seat, self._simpler(self.formula(f)), exact)
         if p is not None:
             return p, p
         ds = self._counting()
@@ -1349,7 +1349,7 @@ class GameKnowledge:
         >>> gk.probability_bounds("z", "K_x has(y, AS)")
         (Fraction(0, 1), Fraction(3, 4))
         """
-        p = self._share_counted(seat, self.formula(f), exact)
+        p = self._share_counted(seat, self._simpler(self.formula(f)), exact)
         if p is not None:  # about the cards: the share of the seat's deals
             return p
         ds = self._counting()
