@@ -324,3 +324,15 @@ def test_where_sample_deal_and_known_places():
     d = k.sample_deal(seed=1)
     assert sorted(d) == ["me", "x", "y"] and d["me"] == ("A", "B") and "C" in d["y"]
     assert k.probability_at_least("D E F", "x", 2, exact=True) == 1
+
+
+def test_a_formula_without_atoms_that_is_not_written_as_a_constant():
+    """``top & top`` and ``~top`` have no atom to split on: counting reads their value
+    (simplified formulas leave such parts, e.g. ``Kw_b p`` read as true)."""
+    from games.epistemic.history import CardHistory
+    from kripke.formulas import TOP, And, Not
+
+    h = CardHistory(Deck(["A", "B"]), {"x": "A", "y": "B"}, ["x", "y"])
+    kn = h.seat_counting("x")
+    assert kn.knows(And((TOP, TOP))) and not kn.knows(Not(TOP))
+    assert kn.probability_of(Not(And((TOP, TOP)))) == 0

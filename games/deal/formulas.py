@@ -84,24 +84,6 @@ def _restrict(f: Any, key: str, value: bool) -> Any:
             raise TypeError(f"not a propositional formula: {f!r}")
 
 
-def _constant(g: Any) -> bool:
-    """The truth of a propositional formula without atoms."""
-    from kripke.formulas import And, Iff, Implies, Not, Or, Top
-
-    match g:
-        case Not(x):
-            return not _constant(x)
-        case And(xs):
-            return all(_constant(x) for x in xs)
-        case Or(xs):
-            return any(_constant(x) for x in xs)
-        case Implies(x, y):
-            return not _constant(x) or _constant(y)
-        case Iff(x, y):
-            return _constant(x) == _constant(y)
-    return isinstance(g, Top)
-
-
 def _shannon(
     f: Any,
     cell_of: Callable[[Any], tuple[int, int]],
@@ -122,7 +104,7 @@ def _shannon(
         if not weight(fixed):
             return 0
         if not g.atoms():  # a constant not written as one, e.g. ~top or top & top
-            return weight(fixed) if _constant(g) else 0
+            return weight(fixed) if evaluate(g, bool) else 0
         a = min(g.atoms(), key=lambda x: x.key)
         cell = cells[a.key]
         total: Any = 0
