@@ -15,8 +15,10 @@ announcement over ``C_G`` stays where it is.  The equivalence holds on every mod
 :func:`introspect` uses what holds on S5 models only (every relation an equivalence):
 a formula whose truth agent ``a`` always knows (a Boolean combination of ``K_a``,
 ``M_a``, ``Kw_a`` formulas and of ``C_G`` formulas with ``a`` in ``G``) is what
-``K_a`` and ``M_a`` of it say, and ``Kw_a`` of it is true; a group of one is its
-member (``E_{a}``, ``C_{a}``, ``D_{a}`` are ``K_a``).
+``K_a`` and ``M_a`` of it say, and ``Kw_a`` of it is true; ``D_G`` of it, for ``a`` in
+``G``, is what it says, and so are ``E_G`` and ``C_G`` of a formula whose truth every
+member always knows; a group of one is its member (``E_{a}``, ``C_{a}``, ``D_{a}`` are
+``K_a``).
 
 Examples
 --------
@@ -28,6 +30,8 @@ K_a q | top
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from kripke.formulas import (
     TOP,
@@ -52,6 +56,9 @@ from kripke.formulas import (
 )
 
 __all__ = ["reduce_announcements", "introspect"]
+
+#: ``decided(p, a)``: whether agent ``a`` knows the truth of the propositional ``p``
+Decided = Callable[[Formula, str], bool]
 
 
 def reduce_announcements(f: Formula) -> Formula:
@@ -127,8 +134,9 @@ def _with_children(g: Formula, kids: list[Formula]) -> Formula:
     return g  # action modalities keep their subformulas
 
 
-def _decided_by(f: Formula, a: str) -> bool:
-    """Whether agent ``a`` knows the truth of ``f`` on every S5 model."""
+def _decided_by(f: Formula, a: str, decided: Decided | None = None) -> bool:
+    """Whether agent ``a`` knows the truth of ``f`` on every S5 model (and, with
+    ``decided``, on the models ``decided`` speaks for)."""
     match f:
         case Know(b) | Possible(b) | KnowWhether(b):
             return b == a
@@ -136,14 +144,24 @@ def _decided_by(f: Formula, a: str) -> bool:
             return a in group
         case Top() | Bottom():
             return True
-        case Not() | And() | Or() | Implies() | Iff():
-            return all(_decided_by(k, a) for k in f.children())
+    if decided is not None and f.is_propositional() and decided(f, a):
+        return True
+    if isinstance(f, (Not, And, Or, Implies, Iff)):
+        return all(_decided_by(k, a, decided) for k in f.children())
     return False
 
 
-def introspect(f: Formula) -> Formula:
+def introspect(f: Formula, decided: Decided | None = None) -> Formula:
     """An equivalent formula on S5 models, with what an agent knows of its own knowledge
     read off (see the module's text).
+
+    Parameters
+    ----------
+    f : Formula
+    decided : callable, optional
+        ``decided(p, a)``: whether agent ``a`` knows the truth of the propositional
+        ``p`` in every world of the models at hand (a card game: ``p`` is about its own
+        hand).  Such a ``p`` is read off like ``a``'s own knowledge.
 
     Examples
     --------
@@ -152,16 +170,24 @@ def introspect(f: Formula) -> Formula:
     ~K_a p
     >>> print(introspect(parse("D_{b} E_{a} p")))
     K_b K_a p
+    >>> print(introspect(parse("D_{a,b} p & Kw_a q"), decided=lambda p, a: a == "a"))
+    p & top
     """
     kids = f.children()
     if kids:  # an update leaves an S5 model S5: the parts of announcements too
-        f = _with_children(f, [introspect(k) for k in kids])
+        f = _with_children(f, [introspect(k, decided) for k in kids])
     match f:
         case Everybody((a,), x) | Common((a,), x) | Distributed((a,), x):
             f = Know(a, x)
     match f:
-        case Know(a, x) | Possible(a, x) if _decided_by(x, a):
+        case Know(a, x) | Possible(a, x) if _decided_by(x, a, decided):
             return x
-        case KnowWhether(a, x) if _decided_by(x, a):
+        case KnowWhether(a, x) if _decided_by(x, a, decided):
             return TOP
+        case Distributed(group, x) if any(_decided_by(x, a, decided) for a in group):
+            return x  # D_G x -> x, and x -> K_a x -> D_G x
+        case Everybody(group, x) | Common(group, x) if all(
+            _decided_by(x, a, decided) for a in group
+        ):
+            return x  # x is the same in every world any member reaches
     return f

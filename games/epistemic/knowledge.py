@@ -406,41 +406,14 @@ class GameKnowledge:
         models are S5), and ``K_b p``, ``M_b p`` read as ``p`` and ``Kw_b p`` as true
         where ``b`` sees every place ``p`` is about (:meth:`_in_view`), ``D_G p`` as
         ``p`` where a member does, ``E_G p`` and ``C_G p`` where every member does."""
-        from kripke.formulas import (
-            TOP,
-            Common,
-            Distributed,
-            Everybody,
-            Know,
-            KnowWhether,
-            Possible,
-        )
-        from kripke.reduction import _with_children, introspect, reduce_announcements
+        from kripke.reduction import introspect, reduce_announcements
 
         if g.is_propositional():
             return g
         r = reduce_announcements(g)
         if r.size() > 4 * g.size():
             r = g
-
-        def seen(f: Any) -> Any:
-            kids = f.children()
-            if kids:
-                f = _with_children(f, [seen(k) for k in kids])
-            match f:
-                case Know(b, p) | Possible(b, p) if self._in_view(p, b):
-                    return p
-                case KnowWhether(b, p) if self._in_view(p, b):
-                    return TOP
-                case Distributed(group, p) if any(self._in_view(p, b) for b in group):
-                    return p
-                case Everybody(group, p) | Common(group, p) if all(
-                    self._in_view(p, b) for b in group
-                ):
-                    return p
-            return f
-
-        return introspect(seen(introspect(r)))
+        return introspect(r, decided=self._in_view)
 
     def _quotient_first(self, many: bool = False) -> bool:
         """Whether a truth query tries a quotient before building the structure: a
@@ -1210,8 +1183,8 @@ class GameKnowledge:
             raise self._refusal
         return value
 
-    def _counted_probability(self, ds: Any, seat: Any, f: Any, exact: bool) -> Any:
-        g = self._simpler(self.formula(f))
+    def _counted_probability(self, ds: Any, seat: Any, g: Any, exact: bool) -> Any:
+        """``seat``'s probability of ``g`` (read and :meth:`_simpler`) by exact counting."""
         if not g.is_propositional():
             # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
             from kripke.formulas import Know, Not
@@ -1274,12 +1247,13 @@ class GameKnowledge:
         depends on what they saw, they bound every probability one could
         give to the histories.
         """
-        p = self._share_counted(seat, self._simpler(self.formula(f)), exact)
+        g = self._simpler(self.formula(f))
+        p = self._share_counted(seat, g, exact)
         if p is not None:
             return p, p
         ds = self._counting()
         if ds is not None:  # too wide for the structure: exact counting, first order only
-            p = self._counted_probability(ds, seat, f, exact)
+            p = self._counted_probability(ds, seat, g, exact)
             return p, p
         hs = self.built
         c = self._class(seat)
@@ -1349,12 +1323,13 @@ class GameKnowledge:
         >>> gk.probability_bounds("z", "K_x has(y, AS)")
         (Fraction(0, 1), Fraction(3, 4))
         """
-        p = self._share_counted(seat, self._simpler(self.formula(f)), exact)
+        g = self._simpler(self.formula(f))
+        p = self._share_counted(seat, g, exact)
         if p is not None:  # about the cards: the share of the seat's deals
             return p
         ds = self._counting()
         if ds is not None:  # too wide for the structure: exact counting, first order only
-            return self._counted_probability(ds, seat, f, exact)
+            return self._counted_probability(ds, seat, g, exact)
         hs = self.built
         p = hs.world_share(
             self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
