@@ -570,8 +570,10 @@ BOTS: dict[str, str] = {
 }
 
 
-def pick_query(h: Any, index: int) -> dict[str, Any]:
-    """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``.
+def pick_query(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
+    """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``:
+    those of modal depth 2 of the module's text, or with ``depth=3``
+    ``K_c K_a ~K_b has(c, X)`` and ``M_c K_a K_b has(c, X)``.
 
     When no seat but ``a`` holds a card (the end of a BoerenBridge round),
     ``c`` is the first other location holding one.
@@ -607,26 +609,36 @@ def pick_query(h: Any, index: int) -> dict[str, Any]:
                         ds = None
                         continue
                     if 0 < p < 1:
-                        return _query(a, b, c, loc, x, True)
+                        return _query(a, b, c, loc, x, True, depth)
     if fallback is None:  # the seats other than a hold nothing: a card elsewhere
         mine = set(h.owns[a])
         for loc in h.locations:
             if loc not in mine and content.get(loc):
-                return _query(a, b, loc, loc, sorted(content[loc])[0], None)
+                x = sorted(content[loc])[0]
+                return _query(a, b, loc, loc, x, None, depth, agents[(index + 2) % n])
         raise InvalidParameterError(f"no card outside {a}'s locations to ask about")
     c, loc, x = fallback
-    return _query(a, b, c, loc, x, None if ds is None else False)
+    return _query(a, b, c, loc, x, None if ds is None else False, depth)
 
 
-def _query(a: str, b: str, c: str, loc: str, x: str, uncertain: bool | None) -> dict[str, Any]:
-    return {
-        "a": a,
-        "b": b,
-        "c": c,
-        "card": x,
-        "uncertain": uncertain,
-        "formulas": [f"K_{a} ~K_{b} has({loc}, {x})", f"C_{{{a},{b}}} has({loc}, {x})"],
-    }
+def _query(
+    a: str,
+    b: str,
+    c: str,
+    loc: str,
+    x: str,
+    uncertain: bool | None,
+    depth: int = 2,
+    seat: str | None = None,
+) -> dict[str, Any]:
+    """The query's record; ``seat``: the third seat of depth 3 when ``c`` is not a seat."""
+    p = f"has({loc}, {x})"
+    if depth == 3:
+        e = seat or c
+        formulas = [f"K_{e} K_{a} ~K_{b} {p}", f"M_{e} K_{a} K_{b} {p}"]
+    else:
+        formulas = [f"K_{a} ~K_{b} {p}", f"C_{{{a},{b}}} {p}"]
+    return {"a": a, "b": b, "c": c, "card": x, "uncertain": uncertain, "formulas": formulas}
 
 
 def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
@@ -686,20 +698,20 @@ def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
     q.put(r)
 
 
-def _pick_child(h: Any, index: int, q: Any) -> None:
+def _pick_child(h: Any, index: int, depth: int, q: Any) -> None:
     try:
-        q.put(pick_query(h, index))
+        q.put(pick_query(h, index, depth))
     except InvalidParameterError as exc:
         q.put({"formulas": [], "error": str(exc)})
 
 
-def _pick(h: Any, index: int) -> dict[str, Any]:
+def _pick(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
     """:func:`pick_query` in a forked process: its counting (the uncertainty test) does
     not grow the process the states are forked from, so a state's peak memory is its
     own work over the parent's."""
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=_pick_child, args=(h, index, q))
+    p = ctx.Process(target=_pick_child, args=(h, index, depth, q))
     p.start()
     try:
         got: dict[str, Any] = q.get()
@@ -810,6 +822,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=5, help="measure every N-th play")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per state")
     ap.add_argument("--max-plays", type=int, default=None, help="stop a game after N plays")
+    ap.add_argument(
+        "--depth",
+        type=int,
+        choices=[2, 3],
+        default=2,
+        help="3: ask K_c K_a ~K_b has(c, X) and M_c K_a K_b has(c, X) instead",
+    )
     ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
     ap.add_argument(
         "--cold",
@@ -826,9 +845,8 @@ def main(argv: list[str] | None = None) -> int:
         for n, line in enumerate(args.out.read_text().splitlines(), 1):
             try:
                 r = json.loads(line)
-                done[
-                    (r["game"], r["bot"], r["route"], r["seed"], r["play"], r["every"], r["budget"])
-                ] = r
+                key = (r["game"], r["bot"], r["route"], r["seed"], r["play"], r["every"])
+                done[(*key, r["budget"], r.get("depth", 2))] = r
             except (ValueError, KeyError, TypeError):
                 print(f"{args.out}:{n}: not a result line, ignored", file=sys.stderr)
     records: list[dict[str, Any]] = []
@@ -846,14 +864,14 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     query: dict[str, Any] | None = None
                     for route in args.route:
-                        key = (game, bot, route, seed, k, args.every, args.budget)
+                        key = (game, bot, route, seed, k, args.every, args.budget, args.depth)
                         if key in done:
                             records.append(done[key])
                             continue
                         if query is None:
-                            query = _pick(h, k // args.every)
+                            query = _pick(h, k // args.every, args.depth)
                         rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
-                        rec["every"] = args.every
+                        rec["every"], rec["depth"] = args.every, args.depth
                         rec |= {"budget": args.budget, "events": len(h.events)}
                         rec |= {"hidden_moves": _hidden(h), **query}
                         if query["formulas"]:

@@ -74,3 +74,25 @@ def test_boerenbridge_fixed_playouts_in_the_card_play():
             asked += 1
             counted += fast.route == "counting"
     assert asked == 24 and counted > 0
+
+
+def test_the_benchmarks_depth_three_queries_agree_with_the_structure():
+    """``benchmarks/whole_game_knowledge.py --depth 3`` asks formulas of modal depth 3;
+    at the first plays of a 52-card classic BS game the default routes answer them as
+    the routes without counting (quotient, structure) do."""
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    answered = 0
+    for k, h in plays("bs-classic", 3):
+        if k > 3:
+            break
+        q = pick_query(h, k, depth=3)
+        fast = GameKnowledge(h)
+        slow = GameKnowledge(h, counting_first=False)
+        for text in q["formulas"]:
+            f = fast.formula(text)
+            assert f.modal_depth() == 3, text
+            got = fast.holds(f)
+            assert got == slow.holds(f), (k, text, fast.route, slow.route)
+            answered += 1
+    assert answered == 8
