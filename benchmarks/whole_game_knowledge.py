@@ -502,7 +502,12 @@ The session after (5e2ea5d, c8a4c64; runs side by side, two at a time):
   30, classic BS 43% of 28 and koth 43% of 21; worst 0.05 s a state except ZPY (2.4 s).
   ``K_c K_a ~K_b has(c, X)`` is answered true only while ``b`` sees the card in no world at
   all (:func:`~games.epistemic.knowledge.never_known`), false where ``K_a ~K_b`` is false; in
-  BS every state from play 24-48 on is unanswered.
+  BS every state from play 24-48 on is unanswered;
+* the same with ignorance decided in the worlds that agree with the true one on what the
+  group saw together (:meth:`CardHistory.joined`, ``/tmp/s33/b/depth3_b.jsonl``):
+  BoerenBridge and ZPY 100%, BS-ZPY 83%, classic BS 82%, koth 57%; worst 4.7 s wall / 3.5 s
+  CPU a state (BS-ZPY, where the rule's counting of that view takes 1.5 s and a swap of
+  cards 3.5 s), 1.1 s elsewhere; the run shared the 2 cores with two others.
 
 Tried and left out: the single-kind exchanges behind ``K_a ~K_b has(c, X)`` as one integer
 program.  For one other kind ``Y``, whether ``b`` has a world where copies of ``X`` at ``c``

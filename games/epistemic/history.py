@@ -71,6 +71,8 @@ __all__ = [
 
 #: The one seat of :meth:`CardHistory.onlooker`'s history.
 ONLOOKER = "__onlooker__"
+#: The agent :meth:`CardHistory.joined` adds: it sees what every member of a group sees.
+COMMON = "__common__"
 
 
 def _audience(who: Iterable[str] | str | None) -> frozenset[str] | None:
@@ -802,6 +804,61 @@ class CardHistory:
                 return None
             return frozenset([ONLOOKER] if sees(x) else [])
 
+        return self._reseated(aud, {ONLOOKER: tuple(locations)})
+
+    def joined(self, group: Iterable[str], name: str = COMMON) -> CardHistory:
+        """This history with one more agent, ``name``, who owns the locations every agent
+        of ``group`` owns and sees exactly the events every one of them sees; the other
+        agents keep their view.
+
+        Its worlds are those that agree with the true one on everything the group saw
+        together.  Such an event stays as it is along every chain of worlds, each a world
+        some member cannot tell from the one before, so those worlds include every world
+        the group's common knowledge reaches: what holds in all of them is common
+        knowledge of the group, and known at every depth of nested knowledge of its
+        members.
+
+        Raises
+        ------
+        InvalidParameterError
+            If ``group`` names an unknown agent or is empty, or ``name`` is taken.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C", "pile": ""},
+        ...                 ["x", "y", "z"])
+        >>> h = h.then(Move("A", "x", "pile", seen_by=["x", "y"]))
+        >>> j = h.joined(["x", "y"])
+        >>> j.agents[-1] == COMMON, j.owns[COMMON], j.steps[0].audience == {"x", "y", COMMON}
+        (True, (), True)
+        """
+        members = list(dict.fromkeys(group))
+        unknown = [a for a in members if a not in self.agents]
+        if not members or unknown:
+            raise InvalidParameterError(
+                f"unknown agent {unknown[0]!r}; agents: {', '.join(self.agents)}"
+                if unknown
+                else "a group needs at least one agent"
+            )
+        if name in self.agents:
+            raise InvalidParameterError(f"agent {name!r} is taken")
+
+        def aud(x: frozenset[str] | None) -> frozenset[str] | None:
+            if x is None or not all(a in x for a in members):
+                return x
+            return x | {name}
+
+        seats = dict(self.owns)
+        seats[name] = tuple(m for m in self.locations if all(m in self.owns[a] for a in members))
+        return self._reseated(aud, seats)
+
+    def _reseated(
+        self,
+        aud: Callable[[frozenset[str] | None], frozenset[str] | None],
+        seats: Mapping[str, tuple[str, ...]],
+    ) -> CardHistory:
+        """The same deal and events, seen by ``seats``, every audience turned by ``aud``."""
         events: list[Event] = []
         for e in self.events:
             if isinstance(e, (Move, MoveAll)):
@@ -810,7 +867,7 @@ class CardHistory:
                 e = replace(e, to=aud(e.to))  # type: ignore[arg-type]
             events.append(e)
         initial = {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()}
-        return CardHistory(self.deck, initial, {ONLOOKER: tuple(locations)}, events)
+        return CardHistory(self.deck, initial, seats, events)
 
     def seat_counting(self, agent: str) -> Any:
         """The exact counting knowledge of ``agent`` alone (:meth:`onlooker_counting`

@@ -257,6 +257,7 @@ class GameKnowledge:
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         self._unknowns: dict[tuple[tuple[str, str, str | None], bool], bool] = {}
+        self._amongs: dict[tuple[str, str, tuple[str, ...]], bool] = {}
         self._searches: dict[tuple[str, str, str], bool] = {}
         self._absents: dict[tuple[str, str], bool] = {}
         self._views: dict[str, set[str]] | None = None  # places each agent always sees
@@ -743,6 +744,57 @@ class GameKnowledge:
         except (SizeLimitError, GameError):
             return False
 
+    def _ignorant_among(self, agent: str | None, g: Any) -> bool:
+        """Whether ``K_agent g`` (``agent`` ``None``: ``g``) holds because ``g`` is
+        ``~K_b has(L, C)`` under ``K``, ``M``, ``E`` and ``C`` of seats ``G`` and ``b``
+        does not know the atom in any world that agrees with the true one on what every
+        seat of ``G`` (and ``agent``) saw (:meth:`_unknown_among`): every world those
+        operators reach is such a world."""
+        got = _peeled(g)
+        if got is None:
+            return False
+        group, b, atom = got
+        if agent is not None:
+            group = (agent, *group)
+        return bool(group) and self._unknown_among(b, atom, group)
+
+    def _unknown_among(self, agent: str, atom: Any, group: Sequence[str]) -> bool:
+        """Whether seat ``agent`` does not know the card atom ``atom`` in any world that
+        agrees with the true one on what every seat of ``group`` saw: the rules of
+        :meth:`_unknown` within the worlds of the seat :meth:`CardHistory.joined` adds for
+        the group (kept).  Then ``~K_agent atom`` is common knowledge of the group."""
+        from games.epistemic.history import COMMON
+
+        members = tuple(sorted(set(group)))
+        if PUBLIC in members or agent == PUBLIC:
+            return False
+        if len(members) == 1:
+            return self._unknown(agent, atom, members[0])
+        key = (agent, atom.key, members)
+        if key not in self._amongs:
+            try:
+                h = self.counted.joined(members)
+            except (InvalidParameterError, GameError):
+                self._amongs[key] = False
+                return False
+            found = (
+                never_known(h, agent, atom, within=COMMON)
+                or rerouted(h, agent, atom, within=COMMON)
+                or outplayed(h, agent, atom, within=COMMON)
+            )
+            if not found:
+                try:
+                    kn = _capped(h.seat_counting(COMMON))
+                except InvalidParameterError:
+                    kn = None
+                found = (
+                    swap_unknown(h, agent, atom, within=COMMON, knowledge=kn)
+                    or hand_unknown(h, agent, atom, within=COMMON, knowledge=kn)
+                    or (kn is not None and dislodged(h, agent, atom, within=COMMON, knowledge=kn))
+                )
+            self._amongs[key] = bool(found)
+        return self._amongs[key]
+
     def _seat_counting(self, agent: str) -> Any:
         """``agent``'s (or :data:`PUBLIC`'s) exact counting knowledge: from the kept
         :meth:`_public_state` when it is built, else replaying that agent's
@@ -839,6 +891,8 @@ class GameKnowledge:
                 return False
             if self._valid(g):
                 return True
+            if agent != PUBLIC and self._ignorant_among(agent, g):
+                return True  # ~K_b p in every world the nested operators reach
             match g:  # a world of the agent where b does not know (whether) p, or knows
                 case Know(b, p) | KnowWhether(b, p) if p.is_propositional() and (
                     self._unknown_somewhere(agent, b, p, whether=isinstance(g, KnowWhether))
@@ -905,6 +959,8 @@ class GameKnowledge:
                 if self._valid(a):
                     return True
                 if a.is_propositional() and self._group_knows(group, a, union=False):
+                    return True
+                if self._ignorant_among(None, Common(group, a)):
                     return True
                 if isinstance(a, Atom) and any(self._witnessed(x, Know(y, a)) for x, y in pairs):
                     return False  # a world of one member where another does not know it
@@ -1404,6 +1460,29 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
         for st in h.steps[since + 1 :]
         if st.kind in ("move", "all") and m in (st.src, st.dst)
     )
+
+
+def _peeled(f: Any) -> tuple[tuple[str, ...], str, Any] | None:
+    """``(agents, b, atom)`` when ``f`` is ``~K_b atom`` (or ``M_b ~atom``) for a card
+    atom under ``K``, ``M``, ``E`` and ``C`` of ``agents`` (outermost first), else
+    ``None``."""
+    from kripke.formulas import Atom, Common, Everybody, Know, Not, Possible
+
+    agents: list[str] = []
+    while True:
+        match f:
+            case Not(Know(b, Atom() as a)) | Possible(b, Not(Atom() as a)):
+                return tuple(agents), b, a
+            case Not(Know(x, Know(b, Atom() as a))):  # M_x ~K_b atom
+                return (*agents, x), b, a
+            case Know(x, g) | Possible(x, g):
+                agents.append(x)
+                f = g
+            case Everybody(group, g) | Common(group, g):
+                agents.extend(group)
+                f = g
+            case _:
+                return None
 
 
 def _plain(f: Any) -> Any:
