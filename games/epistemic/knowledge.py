@@ -1464,8 +1464,9 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
 
 def _peeled(f: Any) -> tuple[tuple[str, ...], str, Any] | None:
     """``(agents, b, atom)`` when ``f`` is ``~K_b atom`` (or ``M_b ~atom``) for a card
-    atom under ``K``, ``M``, ``E`` and ``C`` of ``agents`` (outermost first), else
-    ``None``."""
+    atom under ``K``, ``M``, ``E`` and ``C``, ``agents`` those of ``K``, ``E`` and ``C``
+    (outermost first), else ``None``.  An ``M_x`` drops out: ``M_x g`` holds wherever ``g``
+    does (S5), so ``g`` in every world the others reach is enough."""
     from kripke.formulas import Atom, Common, Everybody, Know, Not, Possible
 
     agents: list[str] = []
@@ -1473,10 +1474,12 @@ def _peeled(f: Any) -> tuple[tuple[str, ...], str, Any] | None:
         match f:
             case Not(Know(b, Atom() as a)) | Possible(b, Not(Atom() as a)):
                 return tuple(agents), b, a
-            case Not(Know(x, Know(b, Atom() as a))):  # M_x ~K_b atom
-                return (*agents, x), b, a
-            case Know(x, g) | Possible(x, g):
+            case Not(Know(_, Know(b, Atom() as a))):  # M_x ~K_b atom
+                return tuple(agents), b, a
+            case Know(x, g):
                 agents.append(x)
+                f = g
+            case Possible(_, g):
                 f = g
             case Everybody(group, g) | Common(group, g):
                 agents.extend(group)
