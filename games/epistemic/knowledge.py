@@ -750,13 +750,12 @@ class GameKnowledge:
         does not know the atom in any world that agrees with the true one on what every
         seat of ``G`` (and ``agent``) saw (:meth:`_unknown_among`): every world those
         operators reach is such a world."""
-        got = _peeled(g)
-        if got is None:
-            return False
-        group, b, atom = got
-        if agent is not None:
-            group = (agent, *group)
-        return bool(group) and self._unknown_among(b, atom, group)
+        first = () if agent is None else (agent,)
+        return any(
+            self._unknown_among(b, atom, (*first, *group))
+            for group, b, atom in _peeled(g)
+            if first or group
+        )
 
     def _unknown_among(self, agent: str, atom: Any, group: Sequence[str]) -> bool:
         """Whether seat ``agent`` does not know the card atom ``atom`` in any world that
@@ -1462,20 +1461,22 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
     )
 
 
-def _peeled(f: Any) -> tuple[tuple[str, ...], str, Any] | None:
-    """``(agents, b, atom)`` when ``f`` is ``~K_b atom`` (or ``M_b ~atom``) for a card
-    atom under ``K``, ``M``, ``E`` and ``C``, ``agents`` those of ``K``, ``E`` and ``C``
-    (outermost first), else ``None``.  An ``M_x`` drops out: ``M_x g`` holds wherever ``g``
-    does (S5), so ``g`` in every world the others reach is enough."""
+def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:
+    """Ways to read ``f`` as ignorance of a card atom under ``K``, ``M``, ``E`` and ``C``:
+    ``(agents, b, atom)``, each enough for ``f``, when ``~K_b atom`` holds in every world
+    the operators of ``agents`` (``K``, ``E`` and ``C``, outermost first) reach; none
+    when ``f`` is not of that shape.  An ``M_x`` drops out, since ``M_x g`` holds wherever
+    ``g`` does (S5), and ``M_x ~K_y atom`` also holds wherever ``~K_x atom`` does (``K_x
+    K_y atom`` implies ``K_x atom``)."""
     from kripke.formulas import Atom, Common, Everybody, Know, Not, Possible
 
     agents: list[str] = []
     while True:
         match f:
             case Not(Know(b, Atom() as a)) | Possible(b, Not(Atom() as a)):
-                return tuple(agents), b, a
-            case Not(Know(_, Know(b, Atom() as a))):  # M_x ~K_b atom
-                return tuple(agents), b, a
+                return [(tuple(agents), b, a)]
+            case Not(Know(x, Know(b, Atom() as a))) | Possible(x, Not(Know(b, Atom() as a))):
+                return [(tuple(agents), b, a), (tuple(agents), x, a)]
             case Know(x, g):
                 agents.append(x)
                 f = g
@@ -1485,7 +1486,7 @@ def _peeled(f: Any) -> tuple[tuple[str, ...], str, Any] | None:
                 agents.extend(group)
                 f = g
             case _:
-                return None
+                return []
 
 
 def _plain(f: Any) -> Any:
