@@ -751,25 +751,32 @@ class GameKnowledge:
         seat of ``G`` (and ``agent``) saw (:meth:`_unknown_among`): every world those
         operators reach is such a world."""
         first = () if agent is None else (agent,)
-        return any(
-            self._unknown_among(b, atom, (*first, *group))
-            for group, b, atom in _peeled(g)
-            if first or group
-        )
+        ways = [(b, a, (*first, *group)) for group, b, a in _peeled(g) if first or group]
+        if any(self._unknown_among(b, a, group, kept_only=True) for b, a, group in ways):
+            return True  # a reading decided before (the same ignorance, another formula)
+        return any(self._unknown_among(b, a, group) for b, a, group in ways)
 
-    def _unknown_among(self, agent: str, atom: Any, group: Sequence[str]) -> bool:
+    def _unknown_among(
+        self, agent: str, atom: Any, group: Sequence[str], *, kept_only: bool = False
+    ) -> bool:
         """Whether seat ``agent`` does not know the card atom ``atom`` in any world that
         agrees with the true one on what every seat of ``group`` saw: the rules of
         :meth:`_unknown` within the worlds of the seat :meth:`CardHistory.joined` adds for
-        the group (kept).  Then ``~K_agent atom`` is common knowledge of the group."""
+        the group (kept; ``kept_only``: only an answer kept from before, else ``False``).
+        Then ``~K_agent atom`` is common knowledge of the group."""
         from games.epistemic.history import COMMON
 
         members = tuple(sorted(set(group)))
         if PUBLIC in members or agent == PUBLIC:
             return False
         if len(members) == 1:
+            if kept_only:
+                key1 = (agent, atom.key, members[0])
+                return any(self._unknowns.get((key1, full), False) for full in (True, False))
             return self._unknown(agent, atom, members[0])
         key = (agent, atom.key, members)
+        if kept_only:
+            return self._amongs.get(key, False)
         if key not in self._amongs:
             try:
                 h = self.counted.joined(members)
@@ -1464,26 +1471,38 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
 def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:
     """Ways to read ``f`` as ignorance of a card atom under ``K``, ``M``, ``E`` and ``C``:
     ``(agents, b, atom)``, each enough for ``f``, when ``~K_b atom`` holds in every world
-    the operators of ``agents`` (``K``, ``E`` and ``C``, outermost first) reach; none
-    when ``f`` is not of that shape.  An ``M_x`` drops out, since ``M_x g`` holds wherever
-    ``g`` does (S5), and ``M_x ~K_y atom`` also holds wherever ``~K_x atom`` does (``K_x
-    K_y atom`` implies ``K_x atom``)."""
+    the operators of ``agents`` (outermost first) reach; none when ``f`` is not of that
+    shape.  An ``M_x`` may drop out, since ``M_x g`` holds wherever ``g`` does (S5), or
+    stay as a ``K_x``; ``M_x ~K_y atom`` also holds wherever ``~K_x atom`` does (``K_x
+    K_y atom`` implies ``K_x atom``).  The rules that decide each reading are not
+    complete, so a smaller group is not always the one decided: each reading is tried."""
     from kripke.formulas import Atom, Common, Everybody, Know, Not, Possible
 
-    agents: list[str] = []
+    ways: list[tuple[str, ...]] = [()]
+
+    def then(*more: str, optional: bool = False) -> None:
+        """Every way goes on with the agents ``more`` (``optional``: or without them)."""
+        longer = [(*w, *more) for w in ways]
+        ways[:] = list(dict.fromkeys([*ways, *longer] if optional else longer))[:4]
+
     while True:
         match f:
             case Not(Know(b, Atom() as a)) | Possible(b, Not(Atom() as a)):
-                return [(tuple(agents), b, a)]
+                return [(w, b, a) for w in ways]
             case Not(Know(x, Know(b, Atom() as a))) | Possible(x, Not(Know(b, Atom() as a))):
-                return [(tuple(agents), b, a), (tuple(agents), x, a)]
+                return (
+                    [(w, b, a) for w in ways]
+                    + [(w, x, a) for w in ways]
+                    + [((*w, x), b, a) for w in ways]
+                )
             case Know(x, g):
-                agents.append(x)
+                then(x)
                 f = g
-            case Possible(_, g):
+            case Possible(x, g):
+                then(x, optional=True)
                 f = g
             case Everybody(group, g) | Common(group, g):
-                agents.extend(group)
+                then(*group)
                 f = g
             case _:
                 return []
