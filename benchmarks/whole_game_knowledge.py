@@ -504,10 +504,14 @@ The session after (5e2ea5d, c8a4c64; runs side by side, two at a time):
   all (:func:`~games.epistemic.knowledge.never_known`), false where ``K_a ~K_b`` is false; in
   BS every state from play 24-48 on is unanswered;
 * the same with ignorance decided in the worlds that agree with the true one on what the
-  group saw together (:meth:`CardHistory.joined`, ``/tmp/s33/b/depth3_b.jsonl``):
-  BoerenBridge and ZPY 100%, BS-ZPY 83%, classic BS 82%, koth 57%; worst 4.7 s wall / 3.5 s
-  CPU a state (BS-ZPY, where the rule's counting of that view takes 1.5 s and a swap of
-  cards 3.5 s), 1.1 s elsewhere; the run shared the 2 cores with two others.
+  group saw together (:meth:`CardHistory.joined`, e2f28ea, ``/tmp/s33/b/depth3_b.jsonl``,
+  the 2 cores shared with two other runs): BoerenBridge and ZPY 100%, BS-ZPY 83%, classic BS
+  82%, koth 57%;
+* and with the readings of ``M`` (cb1c11d, ``/tmp/s33/b/depth3_e.jsonl``, alone on the
+  machine): BoerenBridge and ZPY 100%, classic BS 96% of 28, BS-ZPY 83% of 30, koth 62% of
+  21; median 0.008-0.040 s a state, worst 3.06 s wall / 3.17 s CPU (BS-ZPY, where the rule's
+  counting of the group's view takes 1.5 s and a swap of cards 1.5-3.5 s), 0.79 s in the
+  other games; worst query 2.95 s (BS-ZPY), 0.68 s elsewhere.
 
 Tried and left out: the single-kind exchanges behind ``K_a ~K_b has(c, X)`` as one integer
 program.  For one other kind ``Y``, whether ``b`` has a world where copies of ``X`` at ``c``
