@@ -723,23 +723,13 @@ class GameKnowledge:
         return self._unknowns[key, False]
 
     def _unknown_now(self, agent: str, atom: Any, within: str | None) -> bool:
-        h = self.counted
-        if never_known(h, agent, atom, within=within):
-            return True
-        if within is None:
-            return False
-        return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
+        return _unknown_by_rules(self.counted, agent, atom, within)
 
     def _unknown_counted(self, agent: str, atom: Any, within: str | None) -> bool:
         if within is None:
             return False
         h = self.counted
-        kn = self._seat_counting(within)
-        if swap_unknown(h, agent, atom, within=within, knowledge=kn):
-            return True
-        if hand_unknown(h, agent, atom, within=within, knowledge=kn):
-            return True
-        if kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn):
+        if _unknown_by_counting(h, agent, atom, within, self._seat_counting(within)):
             return True
         try:
             return outplayed_counted(h, agent, atom, within=within, program=self._program(within))
@@ -789,11 +779,7 @@ class GameKnowledge:
             if h is None:
                 self._amongs[key] = False
                 return False
-            found = (
-                never_known(h, agent, atom, within=COMMON)
-                or rerouted(h, agent, atom, within=COMMON)
-                or outplayed(h, agent, atom, within=COMMON)
-            )
+            found = _unknown_by_rules(h, agent, atom, COMMON)
             if not found:
                 if members not in self._joined_counting:  # kept: other atoms, other seats
                     try:
@@ -801,12 +787,8 @@ class GameKnowledge:
                     except InvalidParameterError:
                         self._joined_counting[members] = None
                 kn = self._joined_counting[members]
-                found = (
-                    swap_unknown(h, agent, atom, within=COMMON, knowledge=kn)
-                    or hand_unknown(h, agent, atom, within=COMMON, knowledge=kn)
-                    or (kn is not None and dislodged(h, agent, atom, within=COMMON, knowledge=kn))
-                )
-            self._amongs[key] = bool(found)
+                found = _unknown_by_counting(h, agent, atom, COMMON, kn)
+            self._amongs[key] = found
         return self._amongs[key]
 
     def _seat_counting(self, agent: str) -> Any:
@@ -1477,6 +1459,28 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
         st.audience is None or agent in st.audience
         for st in h.steps[since + 1 :]
         if st.kind in ("move", "all") and m in (st.src, st.dst)
+    )
+
+
+def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None) -> bool:
+    """The rules of ``~K_agent atom`` that need no counting: :func:`never_known` (in
+    every world, or every world of seat ``within``), then within ``within``'s worlds
+    :func:`rerouted` and :func:`outplayed`."""
+    if never_known(h, agent, atom, within=within):
+        return True
+    if within is None:
+        return False
+    return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
+
+
+def _unknown_by_counting(h: CardHistory, agent: str, atom: Any, within: str, kn: Any) -> bool:
+    """The rules of ``~K_agent atom`` in seat ``within``'s worlds that read its counting
+    ``kn`` (``None`` where counting does not take the history): :func:`swap_unknown`,
+    :func:`~games.epistemic.hands.hand_unknown`, :func:`dislodged`."""
+    return bool(
+        swap_unknown(h, agent, atom, within=within, knowledge=kn)
+        or hand_unknown(h, agent, atom, within=within, knowledge=kn)
+        or (kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn))
     )
 
 
