@@ -254,3 +254,35 @@ def test_known_answer_a_copy_seen_going_in_may_have_gone_down():
     atom = Atom("has", ("y", "A"))
     assert witness_rerouted(h, "x", atom) and not witness_rerouted(h, "y", atom)
     assert not witness_absent(h, "x", atom)
+
+
+def test_outplayed_counts_from_the_last_move_that_may_bring_a_copy(monkeypatch):
+    """Histories (of 300 seeds, 6 plays) where cards came into ``L`` after the last copy
+    of ``C`` could: ``L``'s moves unseen by ``b`` since that copy count, and so does every
+    later cut-off (fewer marks, fewer moves).  Every claim holds, and with the cut-off at
+    the last card of any kind, as before, fewer are made."""
+    from games.epistemic import knowledge
+
+    seeds = (5, 23, 29, 30, 58, 70)
+    now = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
+    monkeypatch.setattr(
+        knowledge,
+        "_cut_offs",
+        lambda h, agent, loc, x, within, slots: [knowledge._last_arrival(h, agent, loc)],
+    )
+    before = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
+    assert now >= before + 100
+
+
+def test_outplayed_reads_a_called_play_as_seen_by_every_seat(monkeypatch):
+    """A play put down unseen and then revealed whole (a call) carried, in every world of
+    a seat that saw the reveal, the cards shown (:func:`knowledge._learned`): the copies
+    left behind are bounded the tighter.  Histories (of 300 seeds, 6 plays) where that
+    makes claims: every claim holds, and without it fewer are made."""
+    from games.epistemic import knowledge
+
+    seeds = (23, 30, 75, 172, 226, 252)
+    now = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
+    monkeypatch.setattr(knowledge, "_learned", lambda h, within: set())
+    before = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
+    assert now >= before + 6

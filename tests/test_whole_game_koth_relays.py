@@ -137,7 +137,14 @@ def test_full_size_koth_states_with_copies_relayed_or_outplayed():
     played into and put three cards down into the pile P3 took; P0 kept many cards P2
     never sees, and P3 put two cards down since (the kind quotient is refused here
     after 40-80 s).  Play 54: ``K_P2 ~K_P3 has(P0, 10)`` is true: since P0 picked up
-    the pile, it put down seven cards P3 never sees again, more than the four 10s."""
+    the pile, it put down seven cards P3 never sees again, more than the four 10s.
+    Play 80: ``K_P0 ~K_P1 has(P2, 1)`` is true.  P2 last took in cards that may hold a 1
+    (for all P0 knows) with the pile after its called 1 and 5; the cards it took in
+    since are P0's 7 and four 11s shown to all.  Of the 1s P1 may have seen reach P2 then,
+    those P3 put down beside can go back to P3, which keeps many cards P1 never sees
+    (P3's earlier play went to P1 whole, so trading there would have been in vain);
+    two are left, its own card and the called 1, and P2 has since put down two cards
+    P1 never sees again (rules before: refused after 4 s)."""
     from benchmarks.whole_game_knowledge import plays
 
     for k, h in plays("bs-koth", 0):
@@ -148,6 +155,10 @@ def test_full_size_koth_states_with_copies_relayed_or_outplayed():
         if k == 54:
             gk = GameKnowledge(h)
             assert gk.holds("K_P2 ~K_P3 has(P0, 10)") is True and gk.route == "counting"
+        if k == 80:
+            gk = GameKnowledge(h)
+            assert gk.holds("K_P0 ~K_P1 has(P2, 1)") is True and gk.route == "counting"
+            assert outplayed(h, "P1", Atom("has", ("P2", "1")), within="P0")
             break
 
 

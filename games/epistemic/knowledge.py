@@ -1622,6 +1622,68 @@ def _constrained(h: CardHistory, st: Any) -> tuple[set[int], set[str]]:
     return {c[1] for c in cells}, {c[0] for c in cells}
 
 
+def _learned(h: CardHistory, within: str) -> set[int]:
+    """The moves seat ``within`` did not see whose cards it saw afterwards: a move into an
+    empty place whose next event there shows ``within`` all of that place (a reveal, or
+    the whole place moved where it sees), with nothing moved in or out between (a
+    called play in BS).  In every world of ``within`` such a move carried the kinds
+    shown, as in the true one.
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll, Reveal
+    >>> h = CardHistory(Deck(["A", "B"]), {"x": "A", "y": "B", "play": "", "pile": ""}, ["x", "y"])
+    >>> h = h.then(Move("A", "x", "play", seen_by=["x"]), Reveal("play"), MoveAll("play", "pile"))
+    >>> _learned(h, "y"), _learned(h.prefix(1), "y")
+    ({0}, set())
+    """
+    size = {m: len(h.initial[m]) for m in h.locations}
+    pending: dict[str, int] = {}  # place -> the unseen move that filled it
+    out: set[int] = set()
+    for i, st in enumerate(h.steps):
+        saw = st.audience is None or within in st.audience
+        if st.kind in ("move", "all"):
+            if st.kind == "all" and saw and st.src in pending:
+                out.add(pending[st.src])
+            empty = size[st.dst] == 0
+            pending.pop(st.src, None)
+            pending.pop(st.dst, None)
+            if st.kind == "move" and not saw and empty:
+                pending[st.dst] = i
+            n = len(st.kinds) if st.kind == "move" else size[st.src]
+            size[st.src] -= n
+            size[st.dst] += n
+        elif st.kind == "reveal" and saw and st.src in pending:
+            out.add(pending.pop(st.src))
+    return out
+
+
+def _shown_whole(h: CardHistory, agent: str) -> set[int]:
+    """The moves ``agent`` did not see whose cards it saw afterwards among others: every
+    card of the move lies, with whatever else, at a place shown to ``agent`` as a whole (a
+    reveal, or the whole place moved where it sees) before any card left there unseen
+    by it (followed through whole places moved unseen, such as a pile picked up)."""
+    mine = set(h.owns.get(agent, ()))
+    at: dict[str, set[int]] = {}  # place -> the moves whose cards all lie there
+    out: set[int] = set()
+    for i, st in enumerate(h.steps):
+        sees = _sees(st, agent, mine)
+        if st.kind == "move":
+            at.pop(st.src, None)  # some of them may have left unseen, or been seen leaving
+            if not sees:
+                at.setdefault(st.dst, set()).add(i)
+        elif st.kind == "all":
+            moved = at.pop(st.src, set())
+            if sees:
+                out |= moved
+            elif moved:
+                at.setdefault(st.dst, set()).update(moved)
+        elif st.kind == "reveal" and (st.audience is None or agent in st.audience):
+            out |= at.pop(st.src, set())
+    return out
+
+
 def _copies_bounds(h: CardHistory, x: int, within: str) -> tuple[list[dict[str, int]], ...]:
     """At most and at least how many copies of kind ``x`` lie at every location after
     every number of steps (index ``t``: after ``t`` steps), in every world seat
@@ -1658,14 +1720,15 @@ def _copies_bounds(h: CardHistory, x: int, within: str) -> tuple[list[dict[str, 
     }
     low = {m: h.initial[m].count(x) if m in watch else 0 for m in h.locations}
     sizes, most, ahead = [dict(size)], [dict(cap)], [dict(low)]
-    for st in h.steps:
-        saw = st.audience is None or within in st.audience
+    learned = _learned(h, within)
+    for i, st in enumerate(h.steps):
+        saw = st.audience is None or within in st.audience or i in learned
         if st.kind in ("move", "all"):
             src, dst = st.src, st.dst
             n = len(st.kinds) if st.kind == "move" else size[src]
             if saw:
                 c = (st.kinds if st.kind == "move" else st.content).count(x)
-                cap[src], low[src] = cap[src] - c, low[src] - c
+                cap[src], low[src] = cap[src] - c, max(0, low[src] - c)
                 cap[dst], low[dst] = cap[dst] + c, low[dst] + c
             else:
                 cap[dst] += min(n, cap[src])
@@ -1691,7 +1754,7 @@ def _copies_bounds(h: CardHistory, x: int, within: str) -> tuple[list[dict[str, 
     least = [dict(ahead[-1])]
     for t in range(len(h.steps) - 1, -1, -1):
         st, after, before = h.steps[t], least[-1], dict(ahead[t])
-        saw = st.audience is None or within in st.audience
+        saw = st.audience is None or within in st.audience or t in learned
         for m in h.locations:
             before[m] = max(before[m], after[m])
         if st.kind in ("move", "all"):
@@ -1729,6 +1792,7 @@ def _copies_marked(
     upto: int | None = None,
     shed: bool = False,
     every: bool = False,
+    arrivals: list[int] | None = None,
 ) -> tuple[int, int]:
     """At most how many copies of kind ``x`` at ``loc``, in a world seat ``within``
     considers possible, ``agent`` saw (or a public event showed, or, with
@@ -1746,8 +1810,13 @@ def _copies_marked(
     there (a move, reveal or show ``agent`` sees marks what it shows whatever was
     counted before), so the count bounds, in every world, the copies seen that did
     not trade (:func:`outplayed`).  No trade before a count or fact (it may tell the
-    kinds apart).  With ``every``, every copy counts as seen at the deal (the count
-    bounds all the copies there, traded ones aside, and partners are of other kinds)."""
+    kinds apart), nor at a move whose cards ``agent`` sees later among others
+    (:func:`_shown_whole`: they are counted again there, and the partner is lost).  With
+    ``every``, every copy counts as seen at the deal (the count bounds all the copies
+    there, traded ones aside, and partners are of other kinds).  Given a list as
+    ``arrivals``, every step that may bring a copy of ``x`` into ``loc`` in a world of
+    ``within`` is appended to it.  A move ``within`` did not see but whose cards it saw
+    later as a whole (:func:`_learned`) counts as seen."""
     mine = set(h.owns.get(agent, ()))
     watch = set(h.owns.get(within, ())) | set(h.public_locations())
     size = {m: len(h.initial[m]) for m in h.locations}
@@ -1761,8 +1830,10 @@ def _copies_marked(
     last_fact = max((i for i, st in enumerate(h.steps) if st.kind in ("count", "fact")), default=-1)
     used: Counter[str] = Counter()  # partners taken at each place
     bound, least = _copies_bounds(h, x, within)  # at most there; what must stay behind
+    learned = _learned(h, within)
+    shown_later = _shown_whole(h, agent) if shed else set()  # trading there is in vain
     for i, st in enumerate(h.steps[:upto]):
-        saw = st.audience is None or within in st.audience
+        saw = st.audience is None or within in st.audience or i in learned
         sees = st.audience is None or agent in st.audience
         if st.kind in ("move", "all"):
             src, dst = st.src, st.dst
@@ -1777,7 +1848,14 @@ def _copies_marked(
             else:
                 went = min(n, max(0, cap[src] - least[i + 1][src]))
                 marked_went = went if sees else min(went, seen[src])
-            if shed and not sees and st.kind == "move" and marked_went and i > last_fact:
+            if (
+                shed
+                and not sees
+                and st.kind == "move"
+                and marked_went
+                and i > last_fact
+                and i not in shown_later
+            ):
                 if src != loc and src not in public:
                     free = _stayers(h, agent, i) - used[src] - min(seen[src], cap[src])
                     traded = max(0, min(marked_went, free))
@@ -1785,6 +1863,8 @@ def _copies_marked(
                     marked_went -= traded
             if st.kind == "all":
                 cap[src] = 0
+            if arrivals is not None and dst == loc and went:
+                arrivals.append(i)
             cap[dst] += went
             seen[dst] += marked_went
             size[src] -= n
@@ -2110,9 +2190,12 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     copies of ``C`` there that ``agent`` may have seen: ``True`` is exact, ``False``
     means not shown.
 
-    After the last step that brought cards into ``L`` (or showed ``agent`` its cards,
-    or was a count or fact), ``L`` held at most ``M`` copies of ``C`` that ``agent`` may
-    have seen, a public event showed or a count covered, in every world of ``within``
+    After a cut-off step (:func:`_cut_offs`: the last step that may have brought a copy
+    of ``C`` into ``L`` in a world of ``within``, or showed ``agent`` the cards there,
+    or was a count or fact, or any later step; the copies at ``L`` only leave from
+    then on, whatever other cards come in), ``L`` held at most ``M`` copies of ``C``
+    that ``agent`` may have seen, a public event showed or a count covered, in every
+    world of ``within``
     (:func:`_copies_marked`, followed as ``within`` saw them, and no more than the
     copies left when those ``within`` was dealt and followed unseen by ``agent`` are
     taken away, :func:`_clean_copies`), less those that first trade ways, at a move
@@ -2162,21 +2245,38 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    t0 = _last_arrival(h, agent, loc)
-    hidden = sum(_put_down_since(h, agent, loc, within).values())
-    every = _copies_marked(h, agent, x, within, loc, upto=t0 + 1, shed=True, every=True)[0]
-    if hidden >= min(every, h.deck.copies[x]) - j + 1:
-        return True  # a partner of another kind for every copy there beyond k - 1
-    most = _copies_marked(h, agent, x, within, loc, upto=t0 + 1, shed=True)[0]
-    if hidden < most:  # the copies agent cannot have seen, of all of them, may bound it
-        most = min(most, h.deck.copies[x] - _clean_copies(h, agent, x, within, upto=t0 + 1))
-    if hidden < most:
-        return False
-    mk = _marks(h, agent, x, loc)
-    return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
+    slots = _put_down_since(h, agent, loc, within, x)
+    for t in _cut_offs(h, agent, loc, x, within, slots):
+        hidden = sum(n for i, n in slots.items() if i > t)
+        every = _copies_marked(h, agent, x, within, loc, upto=t + 1, shed=True, every=True)[0]
+        if hidden >= min(every, h.deck.copies[x]) - j + 1:
+            return True  # a partner of another kind for every copy there beyond k - 1
+        most = _copies_marked(h, agent, x, within, loc, upto=t + 1, shed=True)[0]
+        if hidden < most:  # the copies agent cannot have seen, of all of them, may bound it
+            most = min(most, h.deck.copies[x] - _clean_copies(h, agent, x, within, upto=t + 1))
+        if hidden >= most:
+            mk = _marks(h, agent, x, loc)
+            return not mk.low[loc][x] and _enough_unmarked(h, x, j, loc, mk)
+    return False
 
 
-def _put_down_since(h: CardHistory, agent: str, loc: str, within: str) -> dict[int, int]:
+def _cut_offs(
+    h: CardHistory, agent: str, loc: str, x: int, within: str, slots: dict[int, int]
+) -> list[int]:
+    """The steps from which :func:`outplayed` counts ``loc``'s moves unseen by ``agent``
+    (``slots``, from :func:`_put_down_since`): the last one that may bring a copy of ``x``
+    into ``loc`` in a world of ``within`` (:func:`_last_arrival`), and the step before
+    each such move after it, and the last step.  From any of them on the copies at ``loc``
+    only leave; a later one leaves fewer copies that ``agent`` may have seen there and
+    fewer moves to trade at, so each is tried (the marks only fall between two of them)."""
+    t0 = _last_arrival(h, agent, loc, x, within)
+    ends = {i - 1 for i, n in slots.items() if n} | {len(h.steps) - 1}
+    return [t0] + sorted(t for t in ends if t > t0)
+
+
+def _put_down_since(
+    h: CardHistory, agent: str, loc: str, within: str, x: int | None = None
+) -> dict[int, int]:
     """For each move ``loc`` made unseen by ``agent`` after :func:`_last_arrival`, at least
     how many of its cards stay unseen by ``agent`` and away from ``loc`` to the end in
     every world of ``within`` (:func:`_put_down_hidden`)."""
@@ -2184,21 +2284,30 @@ def _put_down_since(h: CardHistory, agent: str, loc: str, within: str) -> dict[i
     steps = h.steps
     return {
         i: max(0, _put_down_hidden(h, i, agent, loc, within))
-        for i in range(_last_arrival(h, agent, loc) + 1, len(steps))
+        for i in range(_last_arrival(h, agent, loc, x, within) + 1, len(steps))
         if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
     }
 
 
-def _last_arrival(h: CardHistory, agent: str, loc: str) -> int:
+def _last_arrival(
+    h: CardHistory, agent: str, loc: str, x: int | None = None, within: str | None = None
+) -> int:
     """The last step that brought cards into ``loc``, showed ``agent`` its cards or was a
-    count or fact (``-1``: none)."""
+    count or fact (``-1``: none).  Given a kind ``x`` and a seat ``within``, a move into
+    ``loc`` counts only where it may bring a copy of ``x`` in a world of ``within``
+    (:func:`_copies_marked`): after that step the copies of ``x`` at ``loc`` only leave."""
     mine = set(h.owns.get(agent, ()))
+    brought: list[int] = []
+    if x is not None and within is not None:
+        _copies_marked(h, agent, x, within, loc, arrivals=brought)
     return max(
         (
             i
             for i, st in enumerate(h.steps)
-            if st.kind in ("move", "all", "count", "fact")
-            and (st.kind in ("count", "fact") or st.dst == loc)
+            if st.kind in ("count", "fact")
+            or st.kind in ("move", "all")
+            and st.dst == loc
+            and (x is None or within is None or i in brought)
             or st.kind in ("reveal", "show")
             and st.src == loc
             and _sees(st, agent, mine)
@@ -2246,12 +2355,15 @@ def outplayed_counted(h: CardHistory, agent: str, atom: Any, *, within: str, pro
     if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    slots = _put_down_since(h, agent, loc, within)
-    hidden = sum(slots.values())
-    if not hidden:
-        return False
-    most = program.most([(loc, x)], [(i, x) for i, n in slots.items() if n])
-    return most is not None and most <= hidden + j - 1
+    slots = _put_down_since(h, agent, loc, within, x)
+    for t in _cut_offs(h, agent, loc, x, within, slots):
+        hidden = sum(n for i, n in slots.items() if i > t)
+        if not hidden:
+            return False
+        most = program.most([(loc, x)], [(i, x) for i, n in slots.items() if n and i > t])
+        if most is not None and most <= hidden + j - 1:
+            return True
+    return False
 
 
 def _clean_copies(h: CardHistory, agent: str, x: int, within: str, *, upto: int) -> int:
