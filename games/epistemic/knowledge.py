@@ -2356,11 +2356,15 @@ def outplayed_counted(h: CardHistory, agent: str, atom: Any, *, within: str, pro
         return False
     loc, x, j = cell
     slots = _put_down_since(h, agent, loc, within, x)
+    here = h.kinds_now()[loc].count(x)
     for t in _cut_offs(h, agent, loc, x, within, slots):
         hidden = sum(n for i, n in slots.items() if i > t)
         if not hidden:
             return False
-        most = program.most([(loc, x)], [(i, x) for i, n in slots.items() if n and i > t])
+        put = [i for i, n in slots.items() if n and i > t]
+        if here + sum(h.steps[i].kinds.count(x) for i in put) > hidden + j - 1:
+            continue  # the true world already has more: no program needed
+        most = program.most([(loc, x)], [(i, x) for i in put])
         if most is not None and most <= hidden + j - 1:
             return True
     return False
