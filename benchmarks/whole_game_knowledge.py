@@ -513,6 +513,37 @@ The session after (5e2ea5d, c8a4c64; runs side by side, two at a time):
   counting of the group's view takes 1.5 s and a swap of cards 1.5-3.5 s), 0.79 s in the
   other games; worst query 2.95 s (BS-ZPY), 0.68 s elsewhere.
 
+The session after (93a36cf: :func:`~games.epistemic.knowledge.outplayed` counts the hidden
+moves of ``c`` from the last move that may bring a copy of ``X`` in a world of ``a``, not the
+last card of any kind, and tries every later cut-off; a called play counts as seen by every
+seat that saw it revealed; no trade at a hand's move whose cards ``b`` sees later in a pile):
+
+* bs-koth, 20 games at every 5th play with ``--route default baseline --budget 2``, both
+  routes in the same run, beside the BS-ZPY run below (``/tmp/s34/b/koth_base.jsonl``):
+  80.5% of 711 states (baseline 74.7%), median 0.027 s a state (baseline 0.048 s), worst
+  1.99 s wall / 1.98 s CPU a state, worst query 1.60 s (10 answered states over 1 s a
+  query), peak 109 MiB; the 529 states both routes answered agree.  Against the run before
+  (the same 711 states): 572 answered against 563, 13 newly, 4 lost to the budget (they
+  took 1.2-1.8 s there; the machine was shared with another run) and no answer differs;
+* the 140 koth states that ran out of 2 s in the run before, asked again with 6 s each
+  from the cached histories, old code and new side by side: 29 answered (16 before), 14
+  of them true (1 before), no answer differs; the 52 classic states left at every play:
+  7 answered, all true, in 0.01-0.07 s (none before), so classic BS is at 98.0% of 2,256
+  (not a full re-run);
+* ``--depth 3`` on classic BS and koth (the 2-seed command with ``--games bs-classic
+  bs-koth``, ``/tmp/s34/b/depth3.jsonl``): classic 96% of 28 (the same), koth 67% of 21
+  (62%), no answer differs; worst 1.24 s a state;
+* BS-ZPY played by the ``bluffer`` bot (``--bot bluffer --every 5 --budget 2 --route default
+  baseline``; the probabilistic bot's games take hours to play out), seeds 0-15, beside the
+  koth run (``/tmp/s34/b/bszpy_bluffer.jsonl``; stopped in seed 16, where choosing each
+  state's query took 20 s): 70.9% of 550 states on both routes, which agree on all 390;
+  median 0.015 s, worst 1.04 s wall / 0.96 s CPU a state, worst query 0.74 s, peak 307 MiB.
+  The 160 left are the kind quotient's clean refusal (133) or the budget (27): in BS-ZPY a
+  public fact (the claim, the follow rules) comes after every play, and the trades of
+  :func:`~games.epistemic.knowledge.outplayed` stop at any fact, so the card a seat showed
+  when declaring trump stays "seen" (seed 0 play 45: ``K_P4 ~K_P0 has(P1, 2D)``, where P1
+  put down since one card nobody saw, is left open).
+
 Tried and left out: the single-kind exchanges behind ``K_a ~K_b has(c, X)`` as one integer
 program.  For one other kind ``Y``, whether ``b`` has a world where copies of ``X`` at ``c``
 trade places with copies of ``Y`` along moves ``b`` did not see is a flow problem, so by
