@@ -265,11 +265,11 @@ def test_outplayed_counts_from_the_last_move_that_may_bring_a_copy(monkeypatch):
 
     seeds = (5, 23, 29, 30, 58, 70)
     now = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
+    last = knowledge._last_arrival
     monkeypatch.setattr(
-        knowledge,
-        "_cut_offs",
-        lambda h, agent, loc, x, within, slots: [knowledge._last_arrival(h, agent, loc)],
+        knowledge, "_last_arrival", lambda h, agent, loc, x, within: last(h, agent, loc)
     )
+    monkeypatch.setattr(knowledge, "_cut_offs", lambda h, t0, slots: [t0])
     before = sum(outplayed_claims(koth_history(seed, 6))[0] for seed in seeds)
     assert now >= before + 100
 

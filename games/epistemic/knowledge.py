@@ -2245,8 +2245,9 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    slots = _put_down_since(h, agent, loc, within, x)
-    for t in _cut_offs(h, agent, loc, x, within, slots):
+    t0 = _last_arrival(h, agent, loc, x, within)
+    slots = _put_down_since(h, agent, loc, within, t0)
+    for t in _cut_offs(h, t0, slots):
         hidden = sum(n for i, n in slots.items() if i > t)
         every = _copies_marked(h, agent, x, within, loc, upto=t + 1, shed=True, every=True)[0]
         if hidden >= min(every, h.deck.copies[x]) - j + 1:
@@ -2260,31 +2261,27 @@ def outplayed(h: CardHistory, agent: str, atom: Any, *, within: str) -> bool:
     return False
 
 
-def _cut_offs(
-    h: CardHistory, agent: str, loc: str, x: int, within: str, slots: dict[int, int]
-) -> list[int]:
-    """The steps from which :func:`outplayed` counts ``loc``'s moves unseen by ``agent``
-    (``slots``, from :func:`_put_down_since`): the last one that may bring a copy of ``x``
-    into ``loc`` in a world of ``within`` (:func:`_last_arrival`), and the step before
-    each such move after it, and the last step.  From any of them on the copies at ``loc``
-    only leave; a later one leaves fewer copies that ``agent`` may have seen there and
-    fewer moves to trade at, so each is tried (the marks only fall between two of them)."""
-    t0 = _last_arrival(h, agent, loc, x, within)
+def _cut_offs(h: CardHistory, t0: int, slots: dict[int, int]) -> list[int]:
+    """The steps from which :func:`outplayed` counts a place's moves unseen by the inner
+    seat (``slots``, from :func:`_put_down_since`): ``t0``, the last one that may bring a
+    copy of the kind there in a world of the outer seat (:func:`_last_arrival`), and the
+    step before each such move after it, and the last step.  From any of them on the
+    copies there only leave; a later one leaves fewer copies that the inner seat may have
+    seen there and fewer moves to trade at, so each is tried (the marks only fall between
+    two of them)."""
     ends = {i - 1 for i, n in slots.items() if n} | {len(h.steps) - 1}
     return [t0] + sorted(t for t in ends if t > t0)
 
 
-def _put_down_since(
-    h: CardHistory, agent: str, loc: str, within: str, x: int | None = None
-) -> dict[int, int]:
-    """For each move ``loc`` made unseen by ``agent`` after :func:`_last_arrival`, at least
-    how many of its cards stay unseen by ``agent`` and away from ``loc`` to the end in
-    every world of ``within`` (:func:`_put_down_hidden`)."""
+def _put_down_since(h: CardHistory, agent: str, loc: str, within: str, t0: int) -> dict[int, int]:
+    """For each move ``loc`` made unseen by ``agent`` after step ``t0``
+    (:func:`_last_arrival`), at least how many of its cards stay unseen by ``agent`` and
+    away from ``loc`` to the end in every world of ``within`` (:func:`_put_down_hidden`)."""
     mine = set(h.owns.get(agent, ()))
     steps = h.steps
     return {
         i: max(0, _put_down_hidden(h, i, agent, loc, within))
-        for i in range(_last_arrival(h, agent, loc, x, within) + 1, len(steps))
+        for i in range(t0 + 1, len(steps))
         if steps[i].kind == "move" and steps[i].src == loc and not _sees(steps[i], agent, mine)
     }
 
@@ -2355,9 +2352,10 @@ def outplayed_counted(h: CardHistory, agent: str, atom: Any, *, within: str, pro
     if cell is None or cell[0] in h.owns.get(agent, ()):
         return False
     loc, x, j = cell
-    slots = _put_down_since(h, agent, loc, within, x)
+    t0 = _last_arrival(h, agent, loc, x, within)
+    slots = _put_down_since(h, agent, loc, within, t0)
     here = h.kinds_now()[loc].count(x)
-    for t in _cut_offs(h, agent, loc, x, within, slots):
+    for t in _cut_offs(h, t0, slots):
         hidden = sum(n for i, n in slots.items() if i > t)
         if not hidden:
             return False
