@@ -90,6 +90,46 @@ def test_follow_validity_agrees_with_the_follow_rule(seed, policy):
     assert evaluate(f, _value({"P1": after})) == want, (lead_cards, sorted(hand), cards)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**9))
+def test_requirements_are_the_minimal_ones_fewest_cards_first(seed):
+    """The follow rule's cases (:func:`games.bs_zpy.knowledge._requirements`): no case
+    holds another's counts (each would be redundant in the disjunction), they come
+    fewest cards first, and each holds the format's groups (every tuple of the shape
+    finds its copies among the case's counts, searched independently)."""
+    from games.bs_zpy.knowledge import _requirements
+    from games.shengji.rules.formats import decomposition_order, group_placements
+
+    rng = random.Random(seed)
+    trump = rng.choice(TRUMPS)
+    t = table(trump)
+    suit = rng.choice([s for s in range(len(t.by_suit)) if t.by_suit[s]])
+    faces = list(t.by_suit[suit])
+    fmt = lead_format([card(f) for f in sorted(_random_lead(rng, faces).elements())], trump)
+    pool = {f: 2 for f in faces}
+
+    def fit(left: dict[int, int], groups: list) -> bool:  # every group finds its copies
+        if not groups:
+            return True
+        for pl in group_placements({f: k for f, k in left.items() if k}, groups[0], trump):
+            rest = dict(left)
+            for f, k in pl:
+                rest[f] -= k
+            if fit(rest, groups[1:]):
+                return True
+        return False
+
+    for shape in decomposition_order(fmt, True):
+        groups = [g for g in shape if g != (1,)]
+        reqs = _requirements(groups, pool, trump)
+        sizes = [sum(r.values()) for r in reqs]
+        assert sizes == sorted(sizes)
+        for i, r in enumerate(reqs):
+            for j, o in enumerate(reqs):
+                assert i == j or not all(r.get(f, 0) >= k for f, k in o.items()), (r, o)
+            assert fit(dict(r), groups), (r, groups)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_lead_validity_agrees_with_the_throw_check(seed):

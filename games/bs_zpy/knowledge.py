@@ -52,6 +52,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -978,7 +979,22 @@ def _face_copies(deck: Any, faces: Sequence[int]) -> dict[int, int]:
 def _requirements(
     groups: Sequence[tuple[int, ...]], pool: Mapping[int, int], trump: Any
 ) -> list[dict[int, int]]:
-    """The minimal face counts that hold disjoint ``groups`` (each a list of tuple sizes)."""
+    """The minimal face counts that hold disjoint ``groups`` (each a list of tuple sizes).
+
+    Cached: a state's card history states the validity of every play of the round
+    again, so the same groups and pool come back at every later state."""
+    key = (tuple(tuple(g) for g in groups), tuple(sorted(pool.items())))
+    return [dict(r) for r in _minimal_requirements(*key, trump)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _minimal_requirements(
+    groups: tuple[tuple[int, ...], ...], pool: tuple[tuple[int, int], ...], trump: Any
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`_requirements` on hashable arguments: each requirement as sorted
+    ``(face, count)`` pairs, the fewest cards first."""
+    import numpy as np
+
     from games.shengji.rules.formats import group_placements
 
     found: set[tuple[tuple[int, int], ...]] = set()
@@ -1000,14 +1016,22 @@ def _requirements(
             rec(i + 1, left2, need2)
 
     rec(0, dict(pool), {})
-    reqs = [dict(r) for r in sorted(found)]
+    reqs = sorted(found)
+    reqs.sort(key=lambda r: sum(k for _, k in r))
     # keep the minimal ones: a requirement another one's counts lie below is redundant
-    reqs.sort(key=lambda r: sum(r.values()))
-    out: list[dict[int, int]] = []
-    for r in reqs:
-        if not any(all(r.get(f, 0) >= k for f, k in o.items()) for o in out):
+    faces = sorted({f for r in reqs for f, _ in r})
+    col = {f: i for i, f in enumerate(faces)}
+    rows = np.zeros((len(reqs), len(faces)), dtype=np.int16)
+    for i, r in enumerate(reqs):
+        for f, k in r:
+            rows[i, col[f]] = k
+    kept = np.zeros_like(rows)
+    out: list[tuple[tuple[int, int], ...]] = []
+    for r, row in zip(reqs, rows, strict=True):
+        if not (row >= kept[: len(out)]).all(axis=1).any():
+            kept[len(out)] = row
             out.append(r)
-    return out
+    return tuple(out)
 
 
 def follow_validity(
@@ -1288,6 +1312,42 @@ def _validity(
     trump: Any,
     policy: str,
 ) -> Any:
+    """The validity formula of a play (:func:`lead_validity` or :func:`follow_validity`),
+    cached: every state's card history states the validity of each earlier play of the
+    round again (formulas are immutable, so one copy serves them all)."""
+    return _validity_cached(
+        _DeckKey(deck), tuple(seats), seat, tuple(cards), lead, fmt, trump, policy
+    )
+
+
+class _DeckKey:
+    """A deck as a cache key: equal when the names and copies are."""
+
+    __slots__ = ("deck", "key")
+
+    def __init__(self, deck: Any) -> None:
+        self.deck = deck
+        self.key = (tuple(deck.names), tuple(deck.copies))
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _DeckKey) and other.key == self.key
+
+
+@functools.lru_cache(maxsize=8192)
+def _validity_cached(
+    dk: _DeckKey,
+    seats: tuple[str, ...],
+    seat: int,
+    cards: tuple[int, ...],
+    lead: bool,
+    fmt: Any,
+    trump: Any,
+    policy: str,
+) -> Any:
+    deck = dk.deck
     if lead:
         n = len(seats)
         others = [seats[(seat + k) % n] for k in range(1, n)]
