@@ -97,6 +97,28 @@ class DealState:
             for ll in ls:
                 self._know[a].reveal(ll, self._deal[ll])
 
+    def copy(self) -> DealState:
+        """An independent copy: events applied to one leave the other as it was.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> st = DealState(Deck(["A", "B", "C"]), {"x": "A B", "y": "C", "pile": ""}, ["x", "y"])
+        >>> later = st.copy()
+        >>> later.move("A", "x", "pile", seen_by=["x"])
+        >>> later.knowledge("y").count(), st.knowledge("y").count()
+        (2, 1)
+        """
+        new = DealState.__new__(DealState)
+        new.deck = self.deck
+        new._deal = {loc: list(ks) for loc, ks in self._deal.items()}
+        new.agents = self.agents
+        new._owns = {a: list(ls) for a, ls in self._owns.items()}
+        new._know = {a: kn.copy() for a, kn in self._know.items()}
+        new._log = list(self._log)
+        new._initial = {loc: list(ks) for loc, ks in self._initial.items()}
+        return new
+
     # ------------------------------------------------------------- accessors
     def knowledge(self, agent: str) -> DealKnowledge:
         """The knowledge object of ``agent`` (kept up to date by the events)."""

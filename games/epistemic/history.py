@@ -46,7 +46,7 @@ Examples
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -73,6 +73,18 @@ __all__ = [
 ONLOOKER = "__onlooker__"
 #: The agent :meth:`CardHistory.joined` adds: it sees what every member of a group sees.
 COMMON = "__common__"
+
+#: The last deal states :meth:`CardHistory.deal_state` built, by deck, deal and seats:
+#: ``(events, state)``; a history continuing one applies only its new events.
+_DEAL_STATES: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = OrderedDict()
+#: How many deal states are kept.
+_DEAL_STATES_KEPT = 4
+
+
+def clear_deal_states() -> None:
+    """Drop the deal states :meth:`CardHistory.deal_state` keeps (to time a history's
+    counting from scratch, or to free their memory)."""
+    _DEAL_STATES.clear()
 
 
 def _audience(who: Iterable[str] | str | None) -> frozenset[str] | None:
@@ -565,6 +577,12 @@ class CardHistory:
         knowledge is then not :attr:`~games.deal.DealKnowledge.exact` (a sound
         superset of the deals: what it knows stays true).
 
+        Each call returns a state of its own.  The last few are kept
+        (:func:`clear_deal_states` drops them): a history that continues one
+        of them (the same deck, deal and seats, its events followed by more),
+        such as the next state of a game being followed, applies only the
+        events that are new.
+
         Examples
         --------
         >>> from games.cards import Deck
@@ -575,16 +593,25 @@ class CardHistory:
         """
         from games.deal import DealState
 
-        ds = DealState(
-            self.deck,
-            {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()},
-            agents={a: list(self.owns[a]) for a in self.agents},
-        )
+        key = self._deal_key()
+        events = tuple(self.events)
+        hit = _DEAL_STATES.get(key)
+        start = 0
+        if hit is not None and len(hit[0]) <= len(events):
+            if all(e is f or e == f for e, f in zip(hit[0], events[: len(hit[0])], strict=True)):
+                ds, start = hit[1].copy(), len(hit[0])
+        if not start:
+            ds = DealState(
+                self.deck,
+                {loc: [self.deck.name(k) for k in ks] for loc, ks in self.initial.items()},
+                agents={a: list(self.owns[a]) for a in self.agents},
+            )
 
         def aud(x: Any) -> Any:
             return None if x is None else sorted(x)
 
-        for i, e in enumerate(self.events):
+        for i in range(start, len(events)):
+            e = events[i]
             if isinstance(e, Move):
                 ds.move(e.cards, e.src, e.dst, seen_by=aud(e.seen_by))
             elif isinstance(e, MoveAll):
@@ -601,7 +628,21 @@ class CardHistory:
             elif not self._fact_counts(ds, self._steps[i].formula):
                 for a in self.agents:  # a fact counting cannot state: a superset of the deals
                     ds.knowledge(a).relaxations += 1
+        _DEAL_STATES[key] = (events, ds.copy())
+        _DEAL_STATES.move_to_end(key)
+        while len(_DEAL_STATES) > _DEAL_STATES_KEPT:
+            _DEAL_STATES.popitem(last=False)
         return ds
+
+    def _deal_key(self) -> tuple[Any, ...]:
+        """What a deal state depends on besides the events: the deck, the initial
+        content and who sees which locations."""
+        return (
+            tuple(self.deck.names),
+            tuple(self.deck.copies),
+            tuple(sorted((loc, tuple(ks)) for loc, ks in self.initial.items())),
+            tuple((a, tuple(self.owns[a])) for a in self.agents),
+        )
 
     def _fact_counts(self, ds: Any, f: Any) -> bool:
         """Add the public fact ``f`` to ``ds`` as counts: the bounds
