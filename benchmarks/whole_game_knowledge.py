@@ -30,7 +30,9 @@ Reported per game: states, the share answered (no error, within budget),
 median and worst seconds per answered state, worst seconds per query, peak
 resident memory of a state's process (``ru_maxrss``; it includes the forked
 parent's pages, about the size of the parent, which picks each query in a
-forked process of its own so that it stays small) and which routes answered
+process of its own so that it stays small; that process builds each play's
+deal state on the last one's, while a state's own counting starts from the
+deal) and which routes answered
 (:attr:`GameKnowledge.route`), and the first play that was not answered.
 
 ``--route structure-first`` measures the routes as they were before
@@ -564,6 +566,7 @@ Run::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import resource
@@ -756,6 +759,9 @@ def warm_up() -> None:
 
 
 def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
+    from games.epistemic.history import clear_deal_states
+
+    clear_deal_states()  # a state's counting starts from its deal, not from a kept state
     try:
         r = run_state(h, formulas, route)
     except Exception as exc:  # noqa: BLE001 - recorded as the state's result
@@ -764,26 +770,33 @@ def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
     q.put(r)
 
 
-def _pick_child(h: Any, index: int, depth: int, q: Any) -> None:
+def _pick_one(h: Any, index: int, depth: int) -> dict[str, Any]:
     try:
-        q.put(pick_query(h, index, depth))
+        return pick_query(h, index, depth)
     except InvalidParameterError as exc:
-        q.put({"formulas": [], "error": str(exc)})
+        return {"formulas": [], "error": str(exc)}
 
 
-def _pick(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
-    """:func:`pick_query` in a forked process: its counting (the uncertainty test) does
-    not grow the process the states are forked from, so a state's peak memory is its
-    own work over the parent's."""
-    ctx = mp.get_context("fork")
-    q = ctx.Queue()
-    p = ctx.Process(target=_pick_child, args=(h, index, depth, q))
-    p.start()
-    try:
-        got: dict[str, Any] = q.get()
-    finally:
-        p.join()
-    return got
+class _Picker:
+    """:func:`pick_query` in a process of its own that lives for the whole run: its
+    counting (the uncertainty test) does not grow the process the states are forked
+    from, so a state's peak memory is its own work over the parent's, and it builds
+    each play's deal state on the last one's (:meth:`CardHistory.deal_state` keeps
+    them), so choosing a query late in a long game does not replay the whole game."""
+
+    def __init__(self) -> None:
+        self._pool: Any = None
+
+    def __call__(self, h: Any, index: int, depth: int = 2) -> dict[str, Any]:
+        if self._pool is None:
+            self._pool = mp.get_context("fork").Pool(1)
+        got: dict[str, Any] = self._pool.apply(_pick_one, (h, index, depth))
+        return got
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
 
 
 def _measure(h: Any, formulas: list[str], budget: float, route: str = "default") -> dict[str, Any]:
@@ -918,7 +931,8 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     if not args.cold:
         warm_up()
-    with args.out.open("a") as out:
+    pick = _Picker()
+    with args.out.open("a") as out, contextlib.closing(pick):
         for game in args.games:
             for seed in args.seeds:
                 bot = args.bot or BOTS[game]
@@ -935,7 +949,7 @@ def main(argv: list[str] | None = None) -> int:
                             records.append(done[key])
                             continue
                         if query is None:
-                            query = _pick(h, k // args.every, args.depth)
+                            query = pick(h, k // args.every, args.depth)
                         rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
                         rec["every"], rec["depth"] = args.every, args.depth
                         rec |= {"budget": args.budget, "events": len(h.events)}
