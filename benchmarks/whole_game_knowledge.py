@@ -15,8 +15,9 @@ where ``a`` rotates over the seats from one measured play to the next, ``b`` the
 seat, ``c`` a third seat (the next after ``b`` that owns a location holding a
 card) and ``X`` a card at ``c``'s location that ``a`` is uncertain about
 (exact counting, :meth:`CardHistory.deal_state`, gives ``a`` a probability
-strictly between 0 and 1; when no such card exists, the first card there,
-recorded as ``uncertain: false``).  Choosing ``X`` is not timed.
+strictly between 0 and 1: since ``X`` lies there, ``a`` does not know it; when no
+such card exists, the first card there, recorded as ``uncertain: false``).
+Choosing ``X`` is not timed.
 
 Each state runs in its own forked process with a wall-clock budget
 (``--budget`` seconds for building the knowledge and both queries); a state
@@ -672,12 +673,12 @@ def pick_query(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
                 if fallback is None:
                     fallback = (c, loc, x)
                 if ds is not None:
-                    try:
-                        p = ds.probability(a, f"has({loc}, {x})", exact=True)
+                    try:  # X lies there: a's probability is above 0, below 1 unless a knows it
+                        known = ds.knows(a, f"has({loc}, {x})")
                     except SizeLimitError:  # too wide to count: no uncertainty test
                         ds = None
                         continue
-                    if 0 < p < 1:
+                    if not known:
                         return _query(a, b, c, loc, x, True, depth)
     if fallback is None:  # the seats other than a hold nothing: a card elsewhere
         mine = set(h.owns[a])
