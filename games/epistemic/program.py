@@ -494,7 +494,7 @@ class SeatProgram:
                         bound[st.src] = at_least_none(_plus(bound[st.src], less))
                         bound[st.dst] = self._short(_plus(bound[st.dst], x), big)
                     else:
-                        gone = {}, -len(st.kinds)
+                        gone: _Expr = {}, -len(st.kinds)
                         bound[st.src] = at_least_none(_plus(bound[st.src], gone))
                 elif st.kind == "all":
                     got = self._before[i][k] if seen else bound[st.src]
