@@ -557,6 +557,28 @@ cases.  At 52-card koth states after 119-171 steps it ran out of 60-400 s, and w
 added one at a time it found a world of ``a`` where no single-kind trade works yet ``b`` does
 not know (several kinds needed at once).
 
+The session after (ff89590-5ad1131: BS-ZPY card histories cache their validity formulas,
+:meth:`CardHistory.deal_state` builds on the last states it built, and this harness picks
+the queries in one long-lived process with an existence test; the answers' code is that
+of 93a36cf; two runs side by side, from a clone at 5ad1131 with ``PYTHONPATH`` set to it):
+
+* bs-koth, 20 games at every play (``--games bs-koth --seeds 0 .. 19 --every 1 --budget
+  2``, ``/tmp/s35/koth1.jsonl``): 80.1% of 3,504 states (2,805; 2,154 of them ``K_a ~K_b``
+  true), median 0.022 s wall / 0.020 s CPU a state, worst 2.0 s wall / 2.02 s CPU, worst
+  query 1.92 s (60 answered states over 1 s a query), peak 178 MiB; the 699 others over
+  the budget.  The run took 50 minutes; with the queries chosen as before (each play's
+  deal state replayed from the deal, a weighted count per card), the same run started at
+  169d365 had reached 330 states in 35 minutes;
+* bs-zpy played by its default bot (probabilistic), seeds 0-18 at every 5th play, both
+  routes (``--games bs-zpy --every 5 --budget 2 --route default baseline``,
+  ``/tmp/s35/bszpy.jsonl``): 71.5% of 667 states on each route, the same answers on all
+  477; median 0.015 s (baseline 0.018 s), worst 1.86 s wall / 1.84 s CPU (baseline 1.95 /
+  1.93 s), worst query 1.62 s (1.68 s), peak 212 MiB; the others the kind quotient's clean
+  refusal (120) or the budget (70).  Seed 19 was left out: its game was still being played
+  (the probabilistic bot's own counting) when the run was stopped.  Replaying one such
+  round for its card histories had taken hours (seed 16); see
+  ``benchmarks/card_history_speed.py``.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
