@@ -569,15 +569,14 @@ of 93a36cf; two runs side by side, from a clone at 5ad1131 with ``PYTHONPATH`` s
   the budget.  The run took 50 minutes; with the queries chosen as before (each play's
   deal state replayed from the deal, a weighted count per card), the same run started at
   169d365 had reached 330 states in 35 minutes;
-* bs-zpy played by its default bot (probabilistic), seeds 0-18 at every 5th play, both
-  routes (``--games bs-zpy --every 5 --budget 2 --route default baseline``,
-  ``/tmp/s35/bszpy.jsonl``): 71.5% of 667 states on each route, the same answers on all
-  477; median 0.015 s (baseline 0.018 s), worst 1.86 s wall / 1.84 s CPU (baseline 1.95 /
-  1.93 s), worst query 1.62 s (1.68 s), peak 212 MiB; the others the kind quotient's clean
-  refusal (120) or the budget (70).  Seed 19 was left out: its game was still being played
-  (the probabilistic bot's own counting) when the run was stopped.  Replaying one such
-  round for its card histories had taken hours (seed 16); see
-  ``benchmarks/card_history_speed.py``.
+* bs-zpy played by its default bot (probabilistic), 20 games at every 5th play, both
+  routes (``--games bs-zpy --seeds 0 .. 19 --every 5 --budget 2 --route default baseline``,
+  ``/tmp/s35/bszpy.jsonl``): 71.0% of 703 states on each route, the same answers on all
+  499; median 0.015 s (baseline 0.018 s), worst 1.86 s wall / 1.84 s CPU (baseline 1.95 /
+  1.93 s), worst query 1.62 s (1.68 s; 6 answered states over 1 s a query), peak 270 MiB;
+  the others the kind quotient's clean refusal (124) or the budget (80).  The run took 80
+  minutes, most of seed 19's in the bot's own counting.  Replaying one such round for its
+  card histories had taken hours before (seed 16); see ``benchmarks/card_history_speed.py``.
 
 Run::
 
