@@ -22,8 +22,11 @@ route (``time.process_time``) and the ratio.
 
 Measured (this 2-core machine, another benchmark running beside it):
 
-* ``--seeds 0 .. 19`` at ff89590: 12,093 histories in 114 s cached (9.5 ms
-  each), 246 s uncached (2.1x).  Most rounds take 3-5 s cached and 5-7 s
+* ``--seeds 0 .. 19`` at ff89590 (where the follow rule's cases were cached as well,
+  and cleared with the formulas): 12,093 histories in 114 s cached (9.5 ms each),
+  246 s uncached (2.1x).  Since then only the formulas are cached: the cached
+  time is the same (seed 16's first 150: 6.6 s with the cases' cache or without),
+  while an uncached call no longer reuses cases within itself (31 s there, from 24 s).  Most rounds take 3-5 s cached and 5-7 s
   uncached; seed 16, whose follows have the most cases, 31 s cached and 118 s
   uncached (3.8x).
 * Seed 16, the first 150 histories (``--seeds 16 --max-plays 150``): 6.6 s
@@ -46,9 +49,8 @@ from tqdm import tqdm
 def _clear() -> None:
     from games.bs_zpy import knowledge
 
-    for name in ("_validity_cached", "_minimal_requirements"):  # absent in older copies
-        if hasattr(knowledge, name):
-            getattr(knowledge, name).cache_clear()
+    if hasattr(knowledge, "_validity_cached"):  # absent in older copies
+        knowledge._validity_cached.cache_clear()
 
 
 def measure(seed: int, max_plays: int | None = None) -> tuple[int, float, float]:

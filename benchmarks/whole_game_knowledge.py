@@ -588,7 +588,6 @@ Run::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import multiprocessing as mp
 import resource
@@ -793,32 +792,15 @@ def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
 
 
 def _pick_one(h: Any, index: int, depth: int) -> dict[str, Any]:
+    """:func:`pick_query`, run in one pool process for the whole run: its counting (the
+    uncertainty test) does not grow the process the states are forked from, so a
+    state's peak memory is its own work over the parent's, and it builds each play's
+    deal state on the last one's (:meth:`CardHistory.deal_state` keeps them), so
+    choosing a query late in a long game does not replay the whole game."""
     try:
         return pick_query(h, index, depth)
     except InvalidParameterError as exc:
         return {"formulas": [], "error": str(exc)}
-
-
-class _Picker:
-    """:func:`pick_query` in a process of its own that lives for the whole run: its
-    counting (the uncertainty test) does not grow the process the states are forked
-    from, so a state's peak memory is its own work over the parent's, and it builds
-    each play's deal state on the last one's (:meth:`CardHistory.deal_state` keeps
-    them), so choosing a query late in a long game does not replay the whole game."""
-
-    def __init__(self) -> None:
-        self._pool: Any = None
-
-    def __call__(self, h: Any, index: int, depth: int = 2) -> dict[str, Any]:
-        if self._pool is None:
-            self._pool = mp.get_context("fork").Pool(1)
-        got: dict[str, Any] = self._pool.apply(_pick_one, (h, index, depth))
-        return got
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool = None
 
 
 def _measure(h: Any, formulas: list[str], budget: float, route: str = "default") -> dict[str, Any]:
@@ -953,8 +935,7 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict[str, Any]] = []
     if not args.cold:
         warm_up()
-    pick = _Picker()
-    with args.out.open("a") as out, contextlib.closing(pick):
+    with args.out.open("a") as out, mp.get_context("fork").Pool(1) as picker:
         for game in args.games:
             for seed in args.seeds:
                 bot = args.bot or BOTS[game]
@@ -971,7 +952,7 @@ def main(argv: list[str] | None = None) -> int:
                             records.append(done[key])
                             continue
                         if query is None:
-                            query = pick(h, k // args.every, args.depth)
+                            query = picker.apply(_pick_one, (h, k // args.every, args.depth))
                         rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
                         rec["every"], rec["depth"] = args.every, args.depth
                         rec |= {"budget": args.budget, "events": len(h.events)}

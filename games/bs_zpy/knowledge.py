@@ -979,20 +979,8 @@ def _face_copies(deck: Any, faces: Sequence[int]) -> dict[int, int]:
 def _requirements(
     groups: Sequence[tuple[int, ...]], pool: Mapping[int, int], trump: Any
 ) -> list[dict[int, int]]:
-    """The minimal face counts that hold disjoint ``groups`` (each a list of tuple sizes).
-
-    Cached: a state's card history states the validity of every play of the round
-    again, so the same groups and pool come back at every later state."""
-    key = (tuple(tuple(g) for g in groups), tuple(sorted(pool.items())))
-    return [dict(r) for r in _minimal_requirements(*key, trump)]
-
-
-@functools.lru_cache(maxsize=4096)
-def _minimal_requirements(
-    groups: tuple[tuple[int, ...], ...], pool: tuple[tuple[int, int], ...], trump: Any
-) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """:func:`_requirements` on hashable arguments: each requirement as sorted
-    ``(face, count)`` pairs, the fewest cards first."""
+    """The minimal face counts that hold disjoint ``groups`` (each a list of tuple sizes),
+    the fewest cards first."""
     import numpy as np
 
     from games.shengji.rules.formats import group_placements
@@ -1026,12 +1014,12 @@ def _minimal_requirements(
         for f, k in r:
             rows[i, col[f]] = k
     kept = np.zeros_like(rows)
-    out: list[tuple[tuple[int, int], ...]] = []
+    out: list[dict[int, int]] = []
     for r, row in zip(reqs, rows, strict=True):
         if not (row >= kept[: len(out)]).all(axis=1).any():
             kept[len(out)] = row
-            out.append(r)
-    return tuple(out)
+            out.append(dict(r))
+    return out
 
 
 def follow_validity(

@@ -600,6 +600,9 @@ class CardHistory:
         if hit is not None and len(hit[0]) <= len(events):
             if all(e is f or e == f for e, f in zip(hit[0], events[: len(hit[0])], strict=True)):
                 ds, start = hit[1].copy(), len(hit[0])
+        if start == len(events) > 0:  # nothing new: the kept state stays as it is
+            _DEAL_STATES.move_to_end(key)
+            return ds
         if not start:
             ds = DealState(
                 self.deck,
