@@ -17,6 +17,9 @@ card) and ``X`` a card at ``c``'s location that ``a`` is uncertain about
 (exact counting, :meth:`CardHistory.deal_state`, gives ``a`` a probability
 strictly between 0 and 1: since ``X`` lies there, ``a`` does not know it; when no
 such card exists, the first card there, recorded as ``uncertain: false``).
+Where ``a``'s counting had to drop a constraint (long koth games), its deals are a
+superset and ``a`` may know the card after all: ``C_{a,b}`` is then sometimes true
+(koth seed 0 play 274: ``a``'s integer program shows it knows).
 Choosing ``X`` is not timed.
 
 Each state runs in its own forked process with a wall-clock budget
