@@ -581,6 +581,23 @@ of 93a36cf; two runs side by side, from a clone at 5ad1131 with ``PYTHONPATH`` s
   minutes, most of seed 19's in the bot's own counting.  Replaying one such round for its
   card histories had taken hours before (seed 16); see ``benchmarks/card_history_speed.py``.
 
+The session after (16d95b3-c96a048: on a long history each seat's integer program, and
+the rules and witnesses that read no counting, before the history is replayed for a seat's
+counting; two runs side by side, from a clone at c96a048):
+
+* bs-koth, 20 games at every play (same command, ``/tmp/s36/koth_every1.jsonl``): 82.5% of
+  3,504 states (2,891), median 0.025 s wall / 0.025 s CPU a state, worst 1.90 s wall /
+  1.90 s CPU, worst query 1.88 s, 15 answered states over 1 s a query (60 before), peak
+  168 MiB; the 613 others over the budget.  The same answers on all 2,804 states both
+  runs answered; 87 answered now that were not, one (seed 15, play 440) over the budget
+  now.  The slowest queries left are ``K_a ~K_b`` false, where no witness that reads no
+  counting finds a world, the history is replayed for ``a``'s counting, and a world drawn
+  from ``a``'s integer program shows it (seed 15, plays 242 and 246);
+* the routes of the first measurement, at every 5th play (``--every 5 --route baseline``,
+  ``/tmp/s36/koth_base5.jsonl``): 77.5% of 711 states, median 0.045 s, worst 1.99 s,
+  worst query 1.41 s; the default route answers 83.0% of the same states, the same answers
+  on the 550 both answered.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
