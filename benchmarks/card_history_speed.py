@@ -26,9 +26,9 @@ Measured (this 2-core machine, another benchmark running beside it):
   and cleared with the formulas): 12,093 histories in 114 s cached (9.5 ms each),
   246 s uncached (2.1x).  Since then only the formulas are cached: the cached
   time is the same (seed 16's first 150: 6.6 s with the cases' cache or without),
-  while an uncached call no longer reuses cases within itself (31 s there, from 24 s).  Most rounds take 3-5 s cached and 5-7 s
-  uncached; seed 16, whose follows have the most cases, 31 s cached and 118 s
-  uncached (3.8x).
+  while an uncached call no longer reuses cases within itself (31 s there, from
+  24 s).  Most rounds take 3-5 s cached and 5-7 s uncached; seed 16, whose
+  follows have the most cases, 31 s cached and 118 s uncached (3.8x).
 * Seed 16, the first 150 histories (``--seeds 16 --max-plays 150``): 6.6 s
   cached, 24 s uncached; the library before the cache and before the cases
   were pruned with numpy (169d365, this script run from a clone of it, where

@@ -257,7 +257,8 @@ class GameKnowledge:
         self._groups: dict[tuple[bool, frozenset[str]], Any] = {}
         self._witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
         self._uncounted_witnesses: dict[tuple[tuple[str, str, str], bool], bool] = {}
-        self._unknowns: dict[tuple[tuple[str, str, str | None], bool | None], bool] = {}
+        self._unknowns: dict[tuple[tuple[str, str, str | None], bool], bool] = {}
+        self._outplayed: dict[tuple[str, str, str], bool] = {}
         self._amongs: dict[tuple[str, str, tuple[str, ...]], bool] = {}
         self._joined: dict[tuple[str, ...], CardHistory | None] = {}
         self._joined_counting: dict[tuple[str, ...], Any] = {}
@@ -734,42 +735,40 @@ class GameKnowledge:
             return self._unknowns[key, True]
         if (key, False) in self._unknowns:
             return self._unknowns[key, False]
-        first = within is not None and self._program_first(within)
-        if within is not None and first:
-            if (key, None) not in self._unknowns:
-                self._unknowns[key, None] = self._outplayed_programmed(agent, atom, within)
-            if self._unknowns[key, None]:
+        if within is not None and self._program_first(within):
+            if self._outplayed_programmed(agent, atom, within):
                 self._unknowns[key, False] = True
                 return True
             if not counted:
                 return False
-        self._unknowns[key, False] = self._unknown_counted(agent, atom, within, not first)
+        self._unknowns[key, False] = self._unknown_counted(agent, atom, within)
         return self._unknowns[key, False]
 
     def _unknown_now(self, agent: str, atom: Any, within: str | None) -> bool:
         return _unknown_by_rules(self.counted, agent, atom, within)
 
-    def _unknown_counted(
-        self, agent: str, atom: Any, within: str | None, program: bool = True
-    ) -> bool:
-        """The rules of :meth:`_unknown` that read ``within``'s counting, then (``program``)
-        the one that asks its integer program."""
+    def _unknown_counted(self, agent: str, atom: Any, within: str | None) -> bool:
+        """The rules of :meth:`_unknown` that read ``within``'s counting, then the one that
+        asks its integer program."""
         if within is None:
             return False
         if _unknown_by_counting(self.counted, agent, atom, within, self._seat_counting(within)):
             return True
-        return program and self._outplayed_programmed(agent, atom, within)
+        return self._outplayed_programmed(agent, atom, within)
 
     def _outplayed_programmed(self, agent: str, atom: Any, within: str) -> bool:
-        """:func:`outplayed_counted` on ``within``'s integer program (on a long history
-        0.1-0.2 s, where replaying it for ``within``'s counting takes 0.5-1 s: 52-card
-        koth, 450 events)."""
-        try:
-            return outplayed_counted(
-                self.counted, agent, atom, within=within, program=self._program(within)
-            )
-        except (SizeLimitError, GameError):
-            return False
+        """:func:`outplayed_counted` on ``within``'s integer program (kept; on a long
+        history 0.1-0.2 s, where replaying it for ``within``'s counting takes 0.5-1 s:
+        52-card koth, 450 events)."""
+        key = (agent, atom.key, within)
+        if key not in self._outplayed:
+            try:
+                self._outplayed[key] = outplayed_counted(
+                    self.counted, agent, atom, within=within, program=self._program(within)
+                )
+            except (SizeLimitError, GameError):
+                self._outplayed[key] = False
+        return self._outplayed[key]
 
     def _program_first(self, agent: str) -> bool:
         """Whether a question about ``agent``'s worlds asks its integer program before its
@@ -927,17 +926,23 @@ class GameKnowledge:
                 return True
             if self._searched(agent, g):  # milliseconds, where the seats' counting takes 0.5 s
                 return False
-            if agent != PUBLIC and self._program_first(agent):
-                # a long history: the rules that ask the agent's integer program, then the
-                # witnesses that do not read its counting, before replaying the history for
-                # it (koth, 630 events: 0.3 s against 1.7 s where a witness is found)
-                if self._ignorant(g, agent, counted=False):
-                    return True
-                if self._witnessed(agent, g, counted=False) or self._by_counting(g) is False:
-                    return False
+            # a long history: the rules that ask the agent's integer program, then the
+            # witnesses that do not read its counting and g at the true state, before
+            # replaying the history for it (koth, 630 events: 0.3 s against 1.7 s where a
+            # witness is found)
+            early = agent != PUBLIC and self._program_first(agent)
+            if early and self._ignorant(g, agent, counted=False):
+                return True
+            if early and self._witnessed(agent, g, counted=False):
+                return False
+            here = self._by_counting(g) if early else None  # asked once
+            if here is False:
+                return False
             if agent != PUBLIC and self._ignorant(g, agent):
                 return True
-            if self._by_counting(g) is False or self._witnessed(agent, g):
+            if not early:
+                here = self._by_counting(g)
+            if here is False or self._witnessed(agent, g):
                 return False
             if self._valid(g):
                 return True
