@@ -240,6 +240,7 @@ def test_quotient_first_falls_back_to_the_structure(monkeypatch):
     narrow = GameKnowledge(h, quotient_width=0, max_width=1, counting_first=False)
     assert narrow.holds(f) == expected and narrow.route == "counting"  # counting decides it
     monkeypatch.setattr(GameKnowledge, "_by_counting", lambda self, g: None)
+    monkeypatch.setattr(GameKnowledge, "_by_cover", lambda self, g: None)
     narrow = GameKnowledge(h, quotient_width=0, max_width=1, counting_first=False)
     with pytest.raises(SizeLimitError, match="quotient has more than 0 states"):
         narrow.holds(f)  # structure, quotient and counting all silent: the quotient's error

@@ -151,9 +151,9 @@ def test_named_kinds_and_errors():
 
 def test_a_full_koth_deck_is_refused_cleanly_naming_the_count(monkeypatch):
     """52-card koth (13 ranks of 4 copies) after 8 plays: the structure is too wide,
-    counting decides ``K_a ~K_b has(pile, X)`` (false: a witness world), and with
-    counting silenced the kind quotient refuses beyond its limit with a typed error
-    naming the count."""
+    counting decides ``K_a ~K_b has(pile, X)`` (false: a witness world), so does the
+    covering of P1's worlds with counting silenced, and with both silenced the kind
+    quotient refuses beyond its limit with a typed error naming the count."""
     import games.epistemic.knowledge as knowledge
     from benchmarks.whole_game_knowledge import plays
 
@@ -161,6 +161,8 @@ def test_a_full_koth_deck_is_refused_cleanly_naming_the_count(monkeypatch):
     h = next(h for k, h in plays("bs-koth", 0) if k == 8)
     assert GameKnowledge(h).holds("K_P1 ~K_P2 has(pile, 1)") is False  # counting: a witness
     monkeypatch.setattr(GameKnowledge, "_by_counting", lambda self, g: None)
+    assert GameKnowledge(h).holds("K_P1 ~K_P2 has(pile, 1)") is False  # the cover
+    monkeypatch.setattr(GameKnowledge, "_by_cover", lambda self, g: None)
     gk = GameKnowledge(h)
     with pytest.raises(SizeLimitError, match=r"more than 2,000 states"):
         gk.holds("K_P1 ~K_P2 has(pile, 1)")

@@ -104,6 +104,8 @@ class SeatProgram:
         self._deal: dict[str, dict[int, int]] = {}
         self._moved: dict[int, dict[int, int]] = {}
         self._before: dict[int, list[_Expr]] = {}  # a pick-up's or reveal's place before it
+        # every place's counts after each step that changed them (the deal: step -1)
+        self._trail: dict[str, list[tuple[int, list[_Expr]]]] = {}
         self._counts = self._replay()
         self._truth: tuple[Any, ...] | None = None
 
@@ -172,8 +174,16 @@ class SeatProgram:
         def add(e: _Expr, f: _Expr, k: int) -> _Expr:
             return self._short(_plus(e, f), cp[k])
 
+        def note(i: int, st: Any) -> None:
+            for loc in {st.src, st.dst} - {""}:
+                self._trail[loc].append((i, list(counts[loc])))
+
+        for loc in h.locations:
+            self._trail[loc] = [(-1, list(counts[loc]))]
         for i, st in enumerate(h.steps):
             sees = st.audience is None or agent in st.audience
+            if i and h.steps[i - 1].kind in ("move", "all", "reveal"):
+                note(i - 1, h.steps[i - 1])
             if st.kind in ("all", "reveal"):
                 self._before[i] = list(counts[st.src])
             if st.kind == "move":
@@ -228,6 +238,8 @@ class SeatProgram:
                     self._row({}, 1, 1)
                 elif z is not True:
                     self._lb[z] = 1
+        if h.steps and h.steps[-1].kind in ("move", "all", "reveal"):
+            note(len(h.steps) - 1, h.steps[-1])
         return counts
 
     def _indicator(self, node: Any, counts: dict[str, list[_Expr]]) -> Any:
@@ -348,6 +360,14 @@ class SeatProgram:
             options=options,
         )
         return None if res.status == 2 else res
+
+    def after(self, loc: str, step: int) -> list[_Expr]:
+        """The counts of every kind at ``loc`` after step ``step`` (``-1``: the deal), in
+        the program's numbers."""
+        from bisect import bisect_right
+
+        trail = self._trail[loc]
+        return trail[bisect_right(trail, step, key=lambda t: t[0]) - 1][1]
 
     def most(self, cells: Any = (), moves: Any = ()) -> int | None:
         """The most copies that the places ``cells`` (pairs ``(location, kind)``) hold

@@ -1,0 +1,465 @@
+"""``K_a ~K_b has(L, C)`` on long histories: covering seat ``a``'s worlds with changes seat
+``b`` cannot see.
+
+``K_a ~K_b p`` says that in every world ``x`` seat ``a`` considers possible where ``p``
+holds, seat ``b`` considers some world without ``p`` possible: a question of the form
+"for every ``x`` there is a ``z``", which one integer program does not ask.  It is asked
+here as a loop of integer programs (counter-example guided, as in the solving of
+two-level quantified problems):
+
+1. find a world ``x`` of ``a`` where ``p`` holds and that no change found so far
+   covers (:class:`~games.epistemic.program.SeatProgram` of ``a``, with the cuts below);
+   none: ``K_a ~K_b p`` holds;
+2. in ``x``, find the world ``z`` of ``b`` without ``p`` nearest to ``x`` (fewest
+   copies placed otherwise, the program of ``b`` built on ``x``); none: ``b`` knows
+   ``p`` in ``x``, and ``K_a ~K_b p`` fails (``x`` is checked as a world of ``a``);
+3. the change ``d = z - x`` (copies of each kind at each place after each step, and
+   carried by each move) leaves everything ``b`` observes as it is, since what ``b``
+   observes is a sum of such counts.  So ``x' + d`` is a world ``b`` cannot tell from
+   ``x'`` for *every* world ``x'`` of ``a`` where it is a world at all (no place ever
+   holds fewer than no copies, no move carries fewer than none) and where ``p`` fails
+   in it.  Those are linear conditions on ``x'``: the next worlds of step 1 must break
+   one of them (a 0/1 choice per condition), and ``x`` breaks none.
+
+Exact wherever it answers: "holds" comes from the program of ``a`` showing no world
+left, "fails" from a world of ``a`` checked event by event in which ``b``'s program
+has no world without ``p``.  Only histories whose events are moves, pick-ups and
+reveals are taken (BS classic and koth): a public fact or show is not a sum of counts.
+
+Examples
+--------
+``y`` put one card down unseen; ``x`` holds an A, so ``x`` knows that ``y`` may still hold
+the other A or may have put it down, and ``z`` cannot tell:
+
+>>> from games.cards import Deck
+>>> from games.epistemic.history import CardHistory, Move
+>>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
+...                 {"x": "A C", "y": "A B", "z": "B C", "pile": ""}, ["x", "y", "z"])
+>>> h = h.then(Move("A", "y", "pile", seen_by=["y"]))
+>>> covered_ignorance(h, "x", "z", h.card_formula("has(y, A)"))[0]
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from games.epistemic.history import CardHistory
+from games.epistemic.program import SeatProgram, _Expr
+
+__all__ = ["covered_ignorance"]
+
+#: The kinds of step the covering reads: each changes or shows sums of counts only.
+_LINEAR = frozenset({"move", "all", "reveal"})
+
+
+def covered_ignorance(
+    h: CardHistory,
+    a: str,
+    b: str,
+    atom: Any,
+    *,
+    time_limit: float = 1.0,
+    rounds: int = 60,
+    program: SeatProgram | None = None,
+    generalise: bool = True,
+) -> tuple[bool | None, CardHistory | None]:
+    """Whether ``K_a ~K_b atom`` holds at the end of ``h`` (``atom`` a card atom
+    ``has(L, C)``, see the module's text): ``(True, None)``, ``(False, x)`` with ``x`` a
+    world of ``a`` where ``b`` knows ``atom``, or ``(None, None)`` when the loop does not
+    end within ``time_limit`` seconds or ``rounds`` rounds, or the history has events
+    it does not read.  ``program``: ``a``'s :class:`SeatProgram` of ``h``, when kept (it
+    is left as it was)."""
+    if a == b or any(st.kind not in _LINEAR for st in h.steps):
+        return None, None
+    import numpy as np
+
+    loc, k, j = h.atom_cell(atom)
+    cp = h.deck.copies
+    pa = program if program is not None else SeatProgram(h, a, time_limit=time_limit)
+    n0, r0 = len(pa._lb), len(pa._rows)
+    kept_limit = pa.time_limit
+    cost: dict[int, float] = {v: float(c) for v, c in enumerate(pa._int[:n0])}
+    flow = _Flow(h) if generalise else None
+    stop = time.monotonic() + time_limit
+    last: Any = None
+    try:
+        pa._bound(pa._counts[loc][k], j, cp[k])  # the atom holds
+        for _ in range(rounds):
+            left = stop - time.monotonic()
+            if left <= 0:
+                return None, None
+            pa.time_limit = left
+            res = pa._solve(cost, first=True)
+            if res is None:
+                return True, None  # every world of a where the atom holds is covered
+            if res.x is None:
+                return None, None
+            x = np.rint(res.x[:n0]).astype(int)
+            if last is not None and np.array_equal(x, last):
+                return None, None  # the cut did not hold (rounding): undecided
+            last = x
+            w = pa._built(x)
+            if w is None:
+                return None, None
+            found, z = _nearest(w, b, atom, max(0.01, stop - time.monotonic()))
+            if found is None:
+                return None, None
+            if z is None:
+                return False, w  # b knows the atom in w
+            _cut(pa, *_changes(w, z), loc, k, j, flow)
+        return None, None
+    finally:
+        pa.time_limit = kept_limit
+        del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
+        del pa._rows[r0:]
+
+
+def _nearest(
+    w: CardHistory, b: str, atom: Any, time_limit: float
+) -> tuple[bool | None, CardHistory | None]:
+    """``(True, z)``: ``z`` a world of ``b`` in ``w`` where ``atom`` fails, with the fewest
+    copies dealt or moved otherwise than in ``w``; ``(True, None)``: there is none (``b``
+    knows ``atom`` in ``w``); ``(None, None)``: not decided."""
+    import numpy as np
+
+    from kripke.formulas import Not
+
+    pb = SeatProgram(w, b, time_limit=time_limit)
+    if not pb.exact:
+        return None, None
+    n0 = len(pb._lb)
+    z = pb._indicator(w.card_nnf(Not(atom)), pb._counts)
+    if z is None:
+        return None, None
+    if z is False:
+        return True, None
+    if z is not True:
+        pb._lb[z] = 1
+    cost: dict[int, float] = {}
+    here: list[tuple[int, int]] = []  # (variable, its value in w)
+    for place, vs in pb._deal.items():
+        have = Counter(w.initial[place])
+        here += [(v, have[kind]) for kind, v in vs.items()]
+    for i, vs in pb._moved.items():
+        have = Counter(w.steps[i].kinds)
+        here += [(v, have[kind]) for kind, v in vs.items()]
+    for v, value in here:  # t >= |v - value|
+        t = pb._var(0, max(value, int(pb._ub[v]) - value), integer=False)
+        pb._row({t: 1, v: -1}, -value, float("inf"))
+        pb._row({t: 1, v: 1}, value, float("inf"))
+        cost[t] = 1
+    res = pb._solve(cost)
+    if res is None:
+        return True, None
+    if res.x is None:
+        return None, None
+    world = pb._built(np.rint(res.x[:n0]).astype(int))
+    if world is None or world._holds_now(atom):
+        return None, None
+    return True, world
+
+
+def _changes(w: CardHistory, z: CardHistory) -> tuple[dict[Any, int], dict[str, list[int]]]:
+    """How ``z`` differs from ``w``: ``(where, step, kind) -> d`` for every place after a
+    step (``-1``: the deal) holding ``d != 0`` copies more in ``z`` (``where`` the place),
+    or a move carrying more (``where`` ``None``); and the difference of every place now."""
+    K = len(w.deck)
+    cw = {loc: _counted(ks, K) for loc, ks in w.initial.items()}
+    cz = {loc: _counted(ks, K) for loc, ks in z.initial.items()}
+    less: dict[Any, int] = {}
+
+    def compare(i: int, places: Any) -> None:
+        for loc in places:
+            for kind in range(K):
+                d = cz[loc][kind] - cw[loc][kind]
+                if d:
+                    less[loc, i, kind] = d
+
+    compare(-1, w.locations)
+    for i, (sw, sz) in enumerate(zip(w.steps, z.steps, strict=True)):
+        if sw.kind == "move":
+            for c, st in ((cw, sw), (cz, sz)):
+                for kind in st.kinds:
+                    c[st.src][kind] -= 1
+                    c[st.dst][kind] += 1
+            moved = Counter(sz.kinds)
+            moved.subtract(Counter(sw.kinds))
+            for kind, d in moved.items():
+                if d:
+                    less[None, i, kind] = d
+            compare(i, (sw.src, sw.dst))
+        elif sw.kind == "all":
+            for c in (cw, cz):
+                c[sw.dst] = [x + y for x, y in zip(c[sw.dst], c[sw.src], strict=True)]
+                c[sw.src] = [0] * K
+            compare(i, (sw.src, sw.dst))
+    now = {loc: [y - x for x, y in zip(cw[loc], cz[loc], strict=True)] for loc in cw}
+    return less, now
+
+
+def _counted(kinds: Any, K: int) -> list[int]:
+    c = [0] * K
+    for kind in kinds:
+        c[kind] += 1
+    return c
+
+
+class _Flow:
+    """Which steps take cards from each place and which bring cards to it (prefix counts):
+    where a place only gains copies between two steps, its count at the later one is at
+    least its count at the earlier; where it only loses them, at most."""
+
+    def __init__(self, h: CardHistory):
+        n = len(h.steps)
+        self.steps = h.steps
+        self.out = {loc: [0] * (n + 1) for loc in h.locations}
+        self.into = {loc: [0] * (n + 1) for loc in h.locations}
+        for i, st in enumerate(h.steps):
+            for loc in h.locations:
+                moving = st.kind in ("move", "all")
+                self.out[loc][i + 1] = self.out[loc][i] + (moving and st.src == loc)
+                self.into[loc][i + 1] = self.into[loc][i] + (moving and st.dst == loc)
+
+    def gains_only(self, loc: str, t1: int, t2: int) -> bool:
+        """No step after ``t1`` up to ``t2`` takes a card from ``loc``."""
+        return self.out[loc][t2 + 1] == self.out[loc][t1 + 1]
+
+    def loses_only(self, loc: str, t1: int, t2: int) -> bool:
+        """No step after ``t1`` up to ``t2`` brings a card to ``loc``."""
+        return self.into[loc][t2 + 1] == self.into[loc][t1 + 1]
+
+    def at_most(self, a: Any, b: Any) -> bool:
+        """Whether in every world the count ``a`` (``(place, step)`` after that step, or
+        ``(None, step)`` the copies that move carried) is at most the count ``b``, of the
+        same kind."""
+        (pa, ta), (pb, tb) = a, b
+        if pb is None:
+            return False
+        if pa is None:  # what a move carried: still at its place, or not yet gone from it
+            st = self.steps[ta]
+            if st.dst == pb and tb >= ta and self.gains_only(pb, ta, tb):
+                return True
+            return st.src == pb and tb < ta and self.loses_only(pb, tb, ta - 1)
+        if pa == pb:
+            if ta < tb:
+                return self.gains_only(pb, ta, tb)
+            return self.loses_only(pb, tb, ta)
+        # a place emptied whole into another: the first step after ta that takes from pa
+        for s in range(ta + 1, min(tb, len(self.steps) - 1) + 1):
+            st = self.steps[s]
+            if st.kind in ("move", "all") and st.src == pa:
+                return st.kind == "all" and st.dst == pb and self.gains_only(pb, s, tb)
+        return False
+
+
+def _pruned(flow: _Flow, conds: list[tuple[Any, int, int, int]]) -> list[tuple[Any, int, int, int]]:
+    """The conditions ``(where, step, kind, need)`` ("at least ``need``") that no other
+    implies (:meth:`_Flow.at_most`); the same set of worlds meets them all."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while x in parent:
+            x = parent[x]
+        return x
+
+    for bi, (wb, tb, kb, nb) in enumerate(conds):
+        for ai, (wa, ta, ka, na) in enumerate(conds):
+            if (
+                ai != bi
+                and ka == kb
+                and na >= nb
+                and root(ai) != bi
+                and flow.at_most((wa, ta), (wb, tb))
+            ):
+                parent[bi] = ai
+                break
+    return [c for i, c in enumerate(conds) if i not in parent]
+
+
+def _one_path(diff: dict[Any, int], kinds: set[int]) -> int | None:
+    """How many cards the change moves along one path, when the change of each kind of
+    ``kinds`` is a multiple of one and the same flow (the same places and moves, in
+    proportion); else ``None``."""
+    from math import gcd
+
+    if not kinds:
+        return None
+    flows: dict[int, dict[Any, int]] = {y: {} for y in kinds}
+    for (where, i, kind), d in diff.items():
+        if kind in kinds:
+            flows[kind][where, i] = d
+    unit = None
+    total = 0
+    for f in flows.values():
+        g = 0
+        for d in f.values():
+            g = gcd(g, abs(d))
+        u = {key: d // g for key, d in f.items()}
+        if unit is None:
+            unit = u
+        elif u != unit:
+            return None
+        total += g
+    return total
+
+
+def _count(pa: SeatProgram, where: Any, i: int, kind: int) -> _Expr:
+    """A count of the condition ``(where, i, kind)`` in ``pa``'s numbers."""
+    if where is not None:
+        return pa.after(where, i)[kind]
+    v = pa._moved.get(i, {}).get(kind)
+    if v is not None:
+        return {v: 1}, 0
+    # seen by a, or never there: the same in every world of a
+    return {}, (pa.h.steps[i].kinds.count(kind) if i not in pa._moved else 0)
+
+
+def _cut(
+    pa: SeatProgram,
+    diff: dict[Any, int],
+    now: dict[str, list[int]],
+    loc: str,
+    k: int,
+    j: int,
+    flow: _Flow | None = None,
+) -> bool:
+    """Add to ``pa`` that its next world is not one the change (``diff``, ``now``: see
+    :func:`_changes`) carries to a world without ``has(loc, k#j)``; ``False`` (nothing
+    added) when no world of ``pa`` meets the change's needs.
+
+    ``flow`` given: the conditions implied by others are left out, and for each other
+    kind whose copies the change moves along one path, the same change with those cards
+    of *any* kind but the atom's and the other kinds the change moves is excluded too
+    (one exclusion for each such kind).  What a seat observes is counted kind by kind, so
+    giving the cards of a change it cannot see another kind, one the change leaves
+    alone, gives another change it cannot see; "some kind meets the path" is a sum over
+    the kinds where the path asks for one count, else a 0/1 choice per kind and count."""
+    conds = [(where, i, kind, -d) for (where, i, kind), d in diff.items() if d < 0]
+    if flow is not None:
+        conds = _pruned(flow, conds)
+    others = {kind for _, _, kind, _ in conds} - {k}
+    if flow is None or not others:
+        return _excluded(pa, conds, now, loc, k, j, None)
+    at: dict[int, list[Any]] = {y: [] for y in others}  # each kind's counts left
+    for where, i, kind, _ in conds:
+        if kind in others:
+            at[kind].append((where, i))
+    groups: dict[tuple[Any, ...], set[int]] = {}  # kinds with the same counts left
+    for y in sorted(others):
+        groups.setdefault(tuple(at[y]), set()).add(y)
+    added = False
+    for ys in groups.values():
+        many = _one_path(diff, ys)
+        if many is None:
+            continue
+        allowed = [x for x in range(len(pa.h.deck)) if x != k and (x in ys or x not in others)]
+        added = _excluded(pa, conds, now, loc, k, j, (ys, many, allowed)) or added
+    if not added:
+        return _excluded(pa, conds, now, loc, k, j, None)
+    return added
+
+
+def _excluded(
+    pa: SeatProgram,
+    conds: list[tuple[Any, int, int, int]],
+    now: dict[str, list[int]],
+    loc: str,
+    k: int,
+    j: int,
+    general: tuple[set[int], int | None, list[int]] | None,
+) -> bool:
+    """Add the exclusion of :func:`_cut`: ``conds`` (``(where, step, kind, need)``), the
+    conditions of the kinds ``general[0]`` met by any kinds of ``general[2]`` instead
+    (their ``general[1]`` copies along one path)."""
+    cp = pa.h.deck.copies
+    terms: list[tuple[_Expr, int, int]] = []  # (count, need, most it can be)
+    path: list[tuple[Any, int]] = []  # one card of any allowed kind along these counts
+    if general is not None:
+        ys, many, allowed = general
+        theirs = [c for c in conds if c[2] in ys]
+        if len({c[:2] for c in theirs}) == 1 and sum(c[3] for c in theirs) == many:
+            # one count: the sum over the kinds
+            where, i = theirs[0][:2]
+            e: _Expr = {}, 0
+            for x in allowed:
+                coef, c = _count(pa, where, i, x)
+                e = {**e[0]}, e[1] + c
+                for v, n in coef.items():
+                    e[0][v] = e[0].get(v, 0) + n
+            terms.append((e, many, sum(cp[x] for x in allowed)))
+            conds = [c for c in conds if c[2] not in ys]
+        elif many == 1 and all(c[3] == 1 for c in theirs):
+            path = [c[:2] for c in theirs]
+            conds = [c for c in conds if c[2] not in ys]
+        else:
+            general = None
+    for where, i, kind, need in conds:
+        terms.append((_count(pa, where, i, kind), need, cp[kind]))
+    needs: dict[Any, tuple[_Expr, int, int]] = {}  # each count: the least the change needs
+    for e, need, most_there in terms:
+        if not e[0]:
+            if e[1] < need:
+                return False  # a count the same in every world of a falls short
+            continue
+        key = (frozenset(e[0].items()), e[1])
+        if key not in needs or needs[key][1] < need:
+            needs[key] = (e, need, most_there)
+    end = pa._counts[loc][k]
+    most = j - 1 - now[loc][k]  # the atom fails after the change: at most this many now
+    if not end[0] and end[1] > most:
+        return False
+    flags: dict[int, int] = {}
+    for (coef, c), need, most_there in needs.values():  # flag = 1: fewer than it needs
+        f = pa._var(0, 1)
+        big = most_there - need + 1  # the count is at most most_there
+        row = dict(coef)
+        row[f] = big
+        pa._row(row, -float("inf"), need - 1 - c + big)
+        flags[f] = 1
+    coef, c = end
+    if coef:  # flag = 1: more than that
+        f = pa._var(0, 1)
+        big = max(1, most + 1)  # the count is at least none
+        row = dict(coef)
+        row[f] = -big
+        pa._row(row, most + 1 - c - big, float("inf"))
+        flags[f] = 1
+    if path and general is not None:
+        _no_kind_along(pa, path, general[2], flags)
+    pa._row(flags, 1, float("inf"))
+    return True
+
+
+def _no_kind_along(
+    pa: SeatProgram, path: list[tuple[Any, int]], kinds: list[int], flags: dict[int, int]
+) -> None:
+    """Add a flag to ``flags`` that is 1 only where no kind of ``kinds`` has a copy at
+    every count of ``path`` (for each kind, 0/1 choices of a count it has none at); none
+    when some kind has a copy there in every world of ``pa`` (the flag could never be 1)."""
+    cp = pa.h.deck.copies
+    g = pa._var(0, 1)
+    rows: list[tuple[dict[int, int], float, float]] = []
+    for y in kinds:
+        counts = [_count(pa, where, i, y) for where, i in path]
+        if any(not e[0] and e[1] < 1 for e in counts):
+            continue  # never there: this kind cannot meet the path
+        choices = {}
+        for coef, c in counts:
+            if not coef:
+                continue  # always there
+            t = pa._var(0, 1)
+            row = dict(coef)
+            row[t] = cp[y]  # t = 1: none there
+            rows.append((row, -float("inf"), cp[y] - c))
+            choices[t] = 1
+        if not choices:
+            pa._ub[g] = 0  # this kind is at every count in every world
+            return
+        choices[g] = -1
+        rows.append((choices, 0, float("inf")))  # g = 1: some count without it
+    for row, lo, hi in rows:
+        pa._row(row, lo, hi)
+    flags[g] = 1
