@@ -21,6 +21,14 @@ two-level quantified problems):
    in it.  Those are linear conditions on ``x'``: the next worlds of step 1 must break
    one of them (a 0/1 choice per condition), and ``x`` breaks none.
 
+Each change is widened before it is cut off.  A condition another implies (a place
+that only gains copies, or only loses them, between two steps) is dropped.  And the
+cards of another kind that the change moves along one path may be of any kind the
+change leaves alone, since what a seat observes is counted kind by kind: one condition
+left on them becomes a sum over those kinds, several a 0/1 choice per kind.  Measured
+on 52-card koth, seed 0, play 59 (82 events, ``K_P3 ~K_P0 has(P1, 12)``, true): 11
+rounds and 1.0 s, where the changes as found took 37 rounds and 10 s.
+
 Exact wherever it answers: "holds" comes from the program of ``a`` showing no world
 left, "fails" from a world of ``a`` checked event by event in which ``b``'s program
 has no world without ``p``.  Only histories whose events are moves, pick-ups and

@@ -354,9 +354,11 @@ class GameKnowledge:
         """Truth of the (renamed) formula ``g`` at the true state: by exact counting
         where it decides (:meth:`_by_counting`; first unless :attr:`counting_first`
         is off), else on the structure or, when the structure is refused as too
-        wide, on the card-symmetry quotient (first on the quotient when the structure
-        would be wider than :attr:`quotient_width`; decks without copies), else on
-        the kind quotient (decks with copies)."""
+        wide, by covering a seat's worlds (:meth:`_by_cover`, ``K_a ~K_b`` of a card
+        atom; with counting when :attr:`counting_first` is off), then on the
+        card-symmetry quotient (first on the quotient when the structure would be
+        wider than :attr:`quotient_width`; decks without copies), else on the kind
+        quotient (decks with copies)."""
 
         from kripke.formulas import Announce, AnnounceDiamond
 
