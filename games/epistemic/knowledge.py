@@ -383,6 +383,10 @@ class GameKnowledge:
                 self.route = "counting"
                 return decided
         if self._hs is None and self._refusal is None and self._quotient_first(many):
+            decided = self._by_cover(g) if counted else None
+            if decided is not None:  # before the quotient, which can take 30 s to refuse
+                self.route = "counting"
+                return decided
             try:
                 return self._by_quotient(g)
             except SizeLimitError as exc:  # the structure may still answer
@@ -640,12 +644,14 @@ class GameKnowledge:
 
     def _by_cover(self, g: Any) -> bool | None:
         """``g`` of the form ``K_a ~K_b atom`` (or ``K_a M_b ~atom``) decided by
-        :meth:`_covered`, once the structure is refused (asked before the quotients,
-        which take 5-30 s to refuse such a question late in 52-card koth); else
-        ``None``."""
+        :meth:`_covered`, once the structure is refused or known to be too wide (asked
+        before the quotients, which take 5-30 s to refuse such a question late in
+        52-card koth and classic BS); else ``None``."""
         from kripke.formulas import Atom, Know, Not, Possible
 
-        if self._refusal is None:
+        width, most = self._width, self.max_width
+        too_wide = width is not None and most is not None and width > most
+        if self._refusal is None and not too_wide:
             return None
         match g:
             case Know(a, Not(Know(b, Atom() as p))) | Know(a, Possible(b, Not(Atom() as p))):
