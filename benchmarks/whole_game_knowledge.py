@@ -598,6 +598,31 @@ counting; two runs side by side, from a clone at c96a048):
   worst query 1.41 s; the default route answers 83.0% of the same states, the same answers
   on the 550 both answered.
 
+The session after (cfe92fd-b2a2d4b: ``K_a ~K_b has(c, X)`` decided by covering ``a``'s
+worlds with changes ``b`` cannot see, :mod:`games.epistemic.cover`, once the structure is
+refused or known to be too wide; runs from clones, two side by side):
+
+* bs-koth, 20 games at every play (same command, at cfe92fd, ``/tmp/s37/koth1.jsonl``):
+  83.0% of 3,504 states (2,909), median 0.024 s wall / 0.023 s CPU a state, worst 1.81 s
+  wall / 1.79 s CPU, worst query 1.79 s, 18 answered states over 1 s a query, peak 166 MiB;
+  the 595 others over the budget.  The same answers on all 2,891 states the run before
+  answered; 18 answered now that were not, none lost;
+* both routes at every 5th play (``--every 5 --route default baseline``, the same run,
+  ``/tmp/s37/koth5.jsonl``): 83.3% of 711 states (baseline 77.5%), median 0.022 s
+  (0.041 s), worst 1.69 s (1.93 s), worst query 1.27 s (1.27 s), peak 136 MiB (135 MiB);
+  the same answers on the 551 both answered;
+* bs-classic, 20 games at every play (``--games bs-classic``, at b2a2d4b,
+  ``/tmp/s37/classic1b.jsonl``): 98.2% of 2,256 states (2,215), median 0.009 s, worst
+  1.92 s wall / 1.90 s CPU, worst query 1.91 s (4 answered states over 1 s a query), peak
+  132 MiB; at cfe92fd, where the cover came after the card-symmetry quotient's refusal
+  (up to 28 s), 98.0% (2,211), worst query 0.80 s: the 4 states the earlier cover adds
+  are the ones over 1 s.  The same answers on all 2,211;
+* the loop alone, on 60 koth states (seeds 0, 6, 9 and 15) over the budget in the run
+  before: 2 answered within the 2 s budget; with 10 s a state, 3 of the first 17 (the
+  others: the loop or the routes before it still running, two the kind quotient's
+  refusal).  Where it does not finish, the worlds of ``a`` need many different changes
+  (``c`` holds up to four copies of ``X``, each removed along another path).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
