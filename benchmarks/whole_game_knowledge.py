@@ -617,6 +617,13 @@ refused or known to be too wide; runs from clones, two side by side):
   132 MiB; at cfe92fd, where the cover came after the card-symmetry quotient's refusal
   (up to 28 s), 98.0% (2,211), worst query 0.80 s: the 4 states the earlier cover adds
   are the ones over 1 s.  The same answers on all 2,211;
+* zpy5 and boerenbridge, 20 games at every play (``--games zpy5`` / ``--games
+  boerenbridge``, at b2a2d4b, side by side): ZPY 99.9% of 1,675 states (the kitty atom
+  left, the kind quotient's refusal), median 0.006 s, worst 1.35 s a state and a query,
+  128 MiB; BoerenBridge 99.97% of 6,240 (6,238), median 0.005 s, worst 0.79 s a state and
+  0.78 s a query, 100 MiB, two states over the budget: ``C_{South,West} has(West, KS)``
+  at seed 3 play 202 and ``has(West, AH)`` at seed 7 play 170 take 2.2 s and 2.0 s, as
+  much on the code before this session (29480e1), so not this session's rule order;
 * the loop alone, on 60 koth states (seeds 0, 6, 9 and 15) over the budget in the run
   before: 2 answered within the 2 s budget; with 10 s a state, 3 of the first 17 (the
   others: the loop or the routes before it still running, two the kind quotient's
