@@ -72,7 +72,6 @@ def covered_ignorance(
     time_limit: float = 1.0,
     rounds: int = 60,
     program: SeatProgram | None = None,
-    generalise: bool = True,
 ) -> tuple[bool | None, CardHistory | None]:
     """Whether ``K_a ~K_b atom`` holds at the end of ``h`` (``atom`` a card atom
     ``has(L, C)``, see the module's text): ``(True, None)``, ``(False, x)`` with ``x`` a
@@ -90,7 +89,7 @@ def covered_ignorance(
     n0, r0 = len(pa._lb), len(pa._rows)
     kept_limit = pa.time_limit
     cost: dict[int, float] = {v: float(c) for v, c in enumerate(pa._int[:n0])}
-    flow = _Flow(h) if generalise else None
+    flow = _Flow(h)
     stop = time.monotonic() + time_limit
     last: Any = None
     try:
@@ -177,14 +176,14 @@ def _changes(w: CardHistory, z: CardHistory) -> tuple[dict[Any, int], dict[str, 
     K = len(w.deck)
     cw = {loc: _counted(ks, K) for loc, ks in w.initial.items()}
     cz = {loc: _counted(ks, K) for loc, ks in z.initial.items()}
-    less: dict[Any, int] = {}
+    diff: dict[Any, int] = {}
 
     def compare(i: int, places: Any) -> None:
         for loc in places:
             for kind in range(K):
                 d = cz[loc][kind] - cw[loc][kind]
                 if d:
-                    less[loc, i, kind] = d
+                    diff[loc, i, kind] = d
 
     compare(-1, w.locations)
     for i, (sw, sz) in enumerate(zip(w.steps, z.steps, strict=True)):
@@ -197,7 +196,7 @@ def _changes(w: CardHistory, z: CardHistory) -> tuple[dict[Any, int], dict[str, 
             moved.subtract(Counter(sw.kinds))
             for kind, d in moved.items():
                 if d:
-                    less[None, i, kind] = d
+                    diff[None, i, kind] = d
             compare(i, (sw.src, sw.dst))
         elif sw.kind == "all":
             for c in (cw, cz):
@@ -205,7 +204,7 @@ def _changes(w: CardHistory, z: CardHistory) -> tuple[dict[Any, int], dict[str, 
                 c[sw.src] = [0] * K
             compare(i, (sw.src, sw.dst))
     now = {loc: [y - x for x, y in zip(cw[loc], cz[loc], strict=True)] for loc in cw}
-    return less, now
+    return diff, now
 
 
 def _counted(kinds: Any, K: int) -> list[int]:
@@ -226,8 +225,8 @@ class _Flow:
         self.out = {loc: [0] * (n + 1) for loc in h.locations}
         self.into = {loc: [0] * (n + 1) for loc in h.locations}
         for i, st in enumerate(h.steps):
+            moving = st.kind in ("move", "all")
             for loc in h.locations:
-                moving = st.kind in ("move", "all")
                 self.out[loc][i + 1] = self.out[loc][i] + (moving and st.src == loc)
                 self.into[loc][i + 1] = self.into[loc][i] + (moving and st.dst == loc)
 
@@ -332,24 +331,22 @@ def _cut(
     loc: str,
     k: int,
     j: int,
-    flow: _Flow | None = None,
+    flow: _Flow,
 ) -> bool:
     """Add to ``pa`` that its next world is not one the change (``diff``, ``now``: see
     :func:`_changes`) carries to a world without ``has(loc, k#j)``; ``False`` (nothing
     added) when no world of ``pa`` meets the change's needs.
 
-    ``flow`` given: the conditions implied by others are left out, and for each other
+    The conditions implied by others (``flow``) are left out, and for each other
     kind whose copies the change moves along one path, the same change with those cards
     of *any* kind but the atom's and the other kinds the change moves is excluded too
     (one exclusion for each such kind).  What a seat observes is counted kind by kind, so
     giving the cards of a change it cannot see another kind, one the change leaves
     alone, gives another change it cannot see; "some kind meets the path" is a sum over
     the kinds where the path asks for one count, else a 0/1 choice per kind and count."""
-    conds = [(where, i, kind, -d) for (where, i, kind), d in diff.items() if d < 0]
-    if flow is not None:
-        conds = _pruned(flow, conds)
+    conds = _pruned(flow, [(where, i, kind, -d) for (where, i, kind), d in diff.items() if d < 0])
     others = {kind for _, _, kind, _ in conds} - {k}
-    if flow is None or not others:
+    if not others:
         return _excluded(pa, conds, now, loc, k, j, None)
     at: dict[int, list[Any]] = {y: [] for y in others}  # each kind's counts left
     for where, i, kind, _ in conds:

@@ -809,14 +809,14 @@ class GameKnowledge:
         :func:`dislodged` took 10 s to fail)."""
         if within is None:
             return False
-        h, kn = self.counted, self._seat_counting(within)
-        if swap_unknown(h, agent, atom, within=within, knowledge=kn) or hand_unknown(
-            h, agent, atom, within=within, knowledge=kn
-        ):
-            return True
-        if self._outplayed_programmed(agent, atom, within):
-            return True
-        return kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn)
+        return _unknown_by_counting(
+            self.counted,
+            agent,
+            atom,
+            within,
+            self._seat_counting(within),
+            lambda: self._outplayed_programmed(agent, atom, within),
+        )
 
     def _outplayed_programmed(self, agent: str, atom: Any, within: str) -> bool:
         """:func:`outplayed_counted` on ``within``'s integer program (kept; on a long
@@ -1617,13 +1617,22 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
     return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
 
 
-def _unknown_by_counting(h: CardHistory, agent: str, atom: Any, within: str, kn: Any) -> bool:
+def _unknown_by_counting(
+    h: CardHistory,
+    agent: str,
+    atom: Any,
+    within: str,
+    kn: Any,
+    before_dislodged: Callable[[], bool] | None = None,
+) -> bool:
     """The rules of ``~K_agent atom`` in seat ``within``'s worlds that read its counting
     ``kn`` (``None`` where counting does not take the history): :func:`swap_unknown`,
-    :func:`~games.epistemic.hands.hand_unknown`, :func:`dislodged`."""
+    :func:`~games.epistemic.hands.hand_unknown`, then ``before_dislodged`` (another rule,
+    when given), then :func:`dislodged`, which counts whole distributions."""
     return bool(
         swap_unknown(h, agent, atom, within=within, knowledge=kn)
         or hand_unknown(h, agent, atom, within=within, knowledge=kn)
+        or (before_dislodged is not None and before_dislodged())
         or (kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn))
     )
 

@@ -182,8 +182,6 @@ class SeatProgram:
             self._trail[loc] = [(-1, list(counts[loc]))]
         for i, st in enumerate(h.steps):
             sees = st.audience is None or agent in st.audience
-            if i and h.steps[i - 1].kind in ("move", "all", "reveal"):
-                note(i - 1, h.steps[i - 1])
             if st.kind in ("all", "reveal"):
                 self._before[i] = list(counts[st.src])
             if st.kind == "move":
@@ -193,19 +191,20 @@ class SeatProgram:
                         self._bound(src[k], n, cp[k])
                         src[k] = (src[k][0], src[k][1] - n)
                         dst[k] = (dst[k][0], dst[k][1] + n)
-                    continue
-                n = len(st.kinds)
-                row = {}
-                for k in range(K):
-                    if not src[k][0] and src[k][1] == 0:
-                        continue  # none there in any world
-                    v = self._var(0, min(n, cp[k]))
-                    self._moved.setdefault(i, {})[k] = v
-                    row[v] = 1
-                    src[k] = add(src[k], ({v: -1}, 0), k)
-                    self._bound(src[k], 0, cp[k])
-                    dst[k] = add(dst[k], ({v: 1}, 0), k)
-                self._row(row, n, n)
+                else:
+                    n = len(st.kinds)
+                    row = {}
+                    for k in range(K):
+                        if not src[k][0] and src[k][1] == 0:
+                            continue  # none there in any world
+                        v = self._var(0, min(n, cp[k]))
+                        self._moved.setdefault(i, {})[k] = v
+                        row[v] = 1
+                        src[k] = add(src[k], ({v: -1}, 0), k)
+                        self._bound(src[k], 0, cp[k])
+                        dst[k] = add(dst[k], ({v: 1}, 0), k)
+                    self._row(row, n, n)
+                note(i, st)
             elif st.kind == "all":
                 src, dst = counts[st.src], counts[st.dst]
                 if sees:
@@ -216,11 +215,13 @@ class SeatProgram:
                 for k in range(K):
                     dst[k] = add(dst[k], src[k], k)
                     src[k] = ({}, 0)
+                note(i, st)
             elif st.kind == "reveal" and sees:
                 have = Counter(st.content)
                 for k in range(K):
                     self._bound(counts[st.src][k], have[k], have[k])
                     counts[st.src][k] = ({}, have[k])
+                note(i, st)
             elif st.kind == "show" and sees:
                 for k, n in Counter(st.kinds).items():
                     self._bound(counts[st.src][k], n, cp[k])
@@ -238,8 +239,6 @@ class SeatProgram:
                     self._row({}, 1, 1)
                 elif z is not True:
                     self._lb[z] = 1
-        if h.steps and h.steps[-1].kind in ("move", "all", "reveal"):
-            note(len(h.steps) - 1, h.steps[-1])
         return counts
 
     def _indicator(self, node: Any, counts: dict[str, list[_Expr]]) -> Any:
