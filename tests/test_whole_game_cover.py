@@ -191,3 +191,29 @@ def test_game_knowledge_asks_the_cover_once_the_structure_is_refused(monkeypatch
     gk = GameKnowledge(h)
     assert gk.holds(f) is True and gk.route == "structure"
     assert calls == []
+
+
+def test_widened_changes_agree_with_the_explicit_model(monkeypatch):
+    """The widest cuts are taken and stay exact: a change whose last unit is scaled to
+    the world (:func:`~games.epistemic.cover._scaled`), and changes whose groups of other
+    kinds all take any kind at once."""
+    from games.epistemic import cover
+
+    taken = {"scaled": 0, "groups": 0}
+    scaled, excluded = cover._scaled, cover._excluded
+
+    def spy_scaled(*a, **k):
+        got = scaled(*a, **k)
+        taken["scaled"] += got is not None
+        return got
+
+    def spy_excluded(pa, conds, now, seen, loc, k, j, general, extra=None):
+        taken["groups"] += len(general) > 1
+        return excluded(pa, conds, now, seen, loc, k, j, general, extra)
+
+    monkeypatch.setattr(cover, "_scaled", spy_scaled)
+    monkeypatch.setattr(cover, "_excluded", spy_excluded)
+    for seed in (*range(11), 17, 26, 37):
+        for h in (koth_history(seed, 7), bs_history(seed, plays=7)):
+            checked(h, seed)
+    assert taken["scaled"] >= 4 and taken["groups"] >= 2, taken
