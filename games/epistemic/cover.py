@@ -88,13 +88,16 @@ def covered_ignorance(
     time_limit: float = 1.0,
     rounds: int = 60,
     program: SeatProgram | None = None,
+    cuts: dict[str, Any] | None = None,
 ) -> tuple[bool | None, CardHistory | None]:
     """Whether ``K_a ~K_b atom`` holds at the end of ``h`` (``atom`` a card atom
     ``has(L, C)``, see the module's text): ``(True, None)``, ``(False, x)`` with ``x`` a
     world of ``a`` where ``b`` knows ``atom``, or ``(None, None)`` when the loop does not
     end within ``time_limit`` seconds or ``rounds`` rounds, or the history has events
     it does not read.  ``program``: ``a``'s :class:`SeatProgram` of ``h``, when kept (it
-    is left as it was)."""
+    is left as it was).  ``cuts``: a dict the loop keeps its cuts in when it does not
+    end, and goes on from when given them again (same ``h``, ``a``, ``b`` and
+    ``atom``)."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
@@ -110,8 +113,16 @@ def covered_ignorance(
     flow = _Flow(h)
     stop = time.monotonic() + time_limit
     last: Any = None
+    n1 = r1 = -1
     try:
         pa._bound(pa._counts[loc][k], j, cp[k])  # the atom holds
+        n1, r1 = len(pa._lb), len(pa._rows)
+        if cuts:  # the cuts of the last try, their own variables renumbered
+            shift = n1 - cuts["base"]
+            for lo_hi_int in cuts["vars"]:
+                pa._var(*lo_hi_int)
+            for coef, lo, hi in cuts["rows"]:
+                pa._row({v + shift if v >= cuts["base"] else v: n for v, n in coef.items()}, lo, hi)
         for _ in range(rounds):
             left = stop - time.monotonic()
             if left <= 0:
@@ -143,6 +154,10 @@ def covered_ignorance(
         return None, None
     finally:
         pa.time_limit = kept_limit
+        if cuts is not None and r1 >= 0:
+            cuts["base"] = n1
+            cuts["vars"] = list(zip(pa._lb[n1:], pa._ub[n1:], map(bool, pa._int[n1:]), strict=True))
+            cuts["rows"] = pa._rows[r1:]
         del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
         del pa._rows[r0:]
 
