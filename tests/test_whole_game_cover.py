@@ -217,3 +217,51 @@ def test_widened_changes_agree_with_the_explicit_model(monkeypatch):
         for h in (koth_history(seed, 7), bs_history(seed, plays=7)):
             checked(h, seed)
     assert taken["scaled"] >= 4 and taken["groups"] >= 2, taken
+
+
+def test_the_loop_goes_on_from_its_kept_cuts():
+    """Given back the cuts it kept, the loop goes on where it stopped: one round a call
+    reaches the answer of the whole loop, and the explicit model's, in as many calls as
+    the whole loop takes rounds (here up to three)."""
+    most = 0
+    for seed in (17, 24, 26):
+        h = koth_history(seed, 7)
+        pm = explicit_model(h)
+        rng = random.Random(seed)
+        for _ in range(6):
+            a, b = rng.sample(list(h.agents), 2)
+            atom = rng.choice(all_atoms(h))
+            whole, _ = covered_ignorance(h, a, b, atom, time_limit=20, rounds=500)
+            if whole is None:
+                continue
+            cuts: dict = {}
+            got, calls = None, 0
+            while got is None and calls < 100:
+                calls += 1
+                got, _ = covered_ignorance(h, a, b, atom, time_limit=20, rounds=1, cuts=cuts)
+                assert got is not None or cuts["rows"], "an undecided round keeps its cut"
+            assert got is whole is holds(pm, Know(a, Not(Know(b, atom))))
+            most = max(most, calls)
+    assert most >= 3
+
+
+def test_game_knowledge_tries_the_cover_first_on_long_histories(monkeypatch):
+    """On a history long enough that a seat's integer program comes before its counting,
+    ``K_a ~K_b atom`` tries the cover (:data:`~games.epistemic.knowledge.COVER_FIRST` of
+    its budget) before the counting rules that replay the history."""
+    from games.epistemic import knowledge
+
+    for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
+        monkeypatch.setattr(knowledge.GameKnowledge, name, lambda self, *a, **k: False)
+    monkeypatch.setattr(knowledge, "PROGRAM_FIRST_STEPS", 1)
+    calls = []
+    real = knowledge.GameKnowledge._covered
+
+    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
+        calls.append((x, y, atom.key, seconds))
+        return real(self, x, y, atom, seconds)
+
+    monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
+    gk = GameKnowledge(pile_history())
+    assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
+    assert calls == [("x", "z", "has(y, A)", knowledge.COVER_FIRST)]
