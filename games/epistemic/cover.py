@@ -273,7 +273,10 @@ class _Seen:
       in: every part the change touches under *and*, one part that holds under *or* (all
       of it: ``x'`` need not meet that part itself);
     * ``moved``: for each observation, the cells the change touches then (``d != 0``);
-    * ``watched``: for each observation, the cells it names.
+    * ``watched``: for each observation, the cells its truth after the change was read
+      from: every cell a show or count names; of a fact, the cells of the parts that hold
+      after the change and the parts left unread (met by ``x'`` and not touched), not
+      those of the other parts of an *or*.
 
     A change whose cards of another kind are given yet another kind (:func:`_cut`) must
     leave what each observation names as it was: see :meth:`free`."""
@@ -313,7 +316,7 @@ class _Seen:
         named: set[tuple[str, int]] = set()
         if not _lits(node, named):
             return False  # a part not about the cards
-        self.watched[i] = named
+        read = self.watched[i] = set()
         touched = {c for c in named if d(*c)}
 
         def holds(n: Any) -> bool:  # in the changed world
@@ -324,9 +327,11 @@ class _Seen:
 
         def need(n: Any, sure: bool) -> bool:  # sure: x' meets n
             if sure and not _lits(n, set(), touched):
+                _lits(n, read)
                 return True
             if n[0] == "lit":
                 _, loc, k, j, pos = n
+                read.add((loc, k))
                 if pos:
                     self.conds.append(([(loc, k)], i, j - d(loc, k), None))
                 else:
@@ -343,8 +348,9 @@ class _Seen:
 
     def free(self, kinds: set[int], to: int) -> bool:
         """Whether the cards of ``kinds`` the change moves may be of kind ``to``
-        instead, as far as the observations go: they name no cell of ``kinds`` the
-        change touches, nor a cell of ``to`` where it touches ``kinds``."""
+        instead, as far as the observations go: no observation's truth was read from a
+        cell of ``kinds`` the change touches, nor from a cell of ``to`` where it touches
+        ``kinds``."""
         for i, moved in self.moved.items():
             seen = self.watched.get(i, set())
             for loc, kind in moved:

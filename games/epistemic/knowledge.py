@@ -365,7 +365,8 @@ class GameKnowledge:
         where it decides (:meth:`_by_counting`; first unless :attr:`counting_first`
         is off), else on the structure or, when the structure is refused as too
         wide, by covering a seat's worlds (:meth:`_by_cover`, ``K_a ~K_b`` of a card
-        atom; with counting when :attr:`counting_first` is off), then on the
+        atom; with counting when :attr:`counting_first` is off; on a long history a first
+        try of :data:`COVER_FIRST` seconds within counting), then on the
         card-symmetry quotient (first on the quotient when the structure would be
         wider than :attr:`quotient_width`; decks without copies), else on the kind
         quotient (decks with copies)."""
