@@ -630,6 +630,38 @@ refused or known to be too wide; runs from clones, two side by side):
   refusal).  Where it does not finish, the worlds of ``a`` need many different changes
   (``c`` holds up to four copies of ``X``, each removed along another path).
 
+The session after (0a76553-781e12c: the cover reads public shows, counts and facts, so
+BS-ZPY's claims and voids; all groups of other kinds widened at once and the last unit
+off ``c``'s place scaled to the world; a first try of 1 s of the cover inside counting on
+histories of 120 steps or more, its cuts kept for the rest; runs from clones, two side by
+side):
+
+* bs-koth, 20 games at every play (at b64c6a9, ``/tmp/s38/koth1.jsonl``; the commits
+  after change only histories with public observations): 84.2% of 3,504 states (2,950),
+  median 0.026 s wall / 0.025 s CPU a state, worst 1.98 s wall / 1.96 s CPU, worst query
+  1.93 s, 46 answered states over 1 s a query, peak 190 MiB.  The same answers on all
+  2,905 states both runs answered; 45 answered now that were not, 4 lost (1.0-1.8 s
+  before: the first try comes before the rules that answered them);
+* both routes at every 5th play (``--every 5 --route default baseline``, the same run,
+  ``/tmp/s38/koth5.jsonl``): 84.7% of 711 states (baseline 79.2%), median 0.025 s
+  (0.049 s), worst 1.57 s (1.91 s), worst query 1.55 s (1.89 s), peak 162 MiB (160 MiB);
+  the same answers on the 561 both answered;
+* bs-classic, 20 games at every play (at b64c6a9, ``/tmp/s38/classic1.jsonl``): 98.7% of
+  2,256 states (2,227), median 0.009 s, worst 1.78 s, worst query 1.54 s (14 answered
+  states over 1 s a query), peak 153 MiB; the same answers on all 2,214 both runs
+  answered, 13 new, one lost (1.92 s before);
+* bs-zpy, 20 games at every 5th play (at 781e12c, ``/tmp/s38/bszpy5.jsonl``): 82.8% of
+  703 states (582; 71.0% before), median 0.017 s, worst 1.92 s wall / 1.91 s CPU, worst
+  query 1.91 s (21 answered states over 1 s a query), peak 256 MiB; the 121 others over
+  the budget (none refused now, 124 before).  The same answers on all 498 states both
+  runs answered; 84 new, one lost (0.72 s before: the first try comes first).  The
+  baseline route was not run again (71.0% at the last run);
+* zpy5 and boerenbridge, 20 games at every play (at 03c3e0d, ``/tmp/s38/zb2.jsonl``):
+  the same states answered with the same answers as before (ZPY 99.9% of 1,675, worst
+  1.35 s; BoerenBridge 99.97% of 6,240, worst 1.25 s a state answered under the load of
+  the koth run beside it, 0.81 s in the run at 0a76553; the slow question is the ``C``
+  one, which the cover does not ask).
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
