@@ -313,8 +313,8 @@ class _Seen:
                 self.conds.append((cells, i, st.lo - s, None))
             return st.lo <= sum(cz[loc][k] for loc, k in cells) <= st.hi
         node = h.card_nnf(st.formula)
-        named: set[tuple[str, int]] = set()
-        if not _lits(node, named):
+        named = _cells(node)
+        if named is None:
             return False  # a part not about the cards
         read = self.watched[i] = set()
         touched = {c for c in named if d(*c)}
@@ -326,9 +326,11 @@ class _Seen:
             return (all if n[0] == "and" else any)(holds(p) for p in n[1])
 
         def need(n: Any, sure: bool) -> bool:  # sure: x' meets n
-            if sure and not _lits(n, set(), touched):
-                _lits(n, read)
-                return True
+            if sure:
+                cells = _cells(n) or set()
+                if not cells & touched:
+                    read.update(cells)
+                    return True
             if n[0] == "lit":
                 _, loc, k, j, pos = n
                 read.add((loc, k))
@@ -359,17 +361,20 @@ class _Seen:
         return True
 
 
-def _lits(node: Any, cells: set[tuple[str, int]], among: set[Any] | None = None) -> bool:
-    """Add the cells ``(place, kind)`` that ``node`` names to ``cells``; ``False`` for a
-    part that is not about the cards, or, with ``among``, when no cell of ``among`` is
-    named."""
+def _cells(node: Any) -> set[tuple[str, int]] | None:
+    """The cells ``(place, kind)`` that ``node`` names; ``None`` for a part that is not
+    about the cards."""
     if node[0] == "lit":
-        cells.add((node[1], node[2]))
-        return among is None or (node[1], node[2]) in among
+        return {(node[1], node[2])}
     if node[0] not in ("and", "or"):
-        return False
-    found = [_lits(p, cells, among) for p in node[1]]
-    return all(found) if among is None else any(found)
+        return None
+    out: set[tuple[str, int]] = set()
+    for p in node[1]:
+        cells = _cells(p)
+        if cells is None:
+            return None
+        out |= cells
+    return out
 
 
 def _size(node: Any) -> int:
@@ -639,9 +644,7 @@ def _scaled(
         for x in range(len(pa.h.deck))
         if x != k and (x in unit or x not in taken) and seen.free(set(unit), x)
     ]
-    carried: _Expr = {}, 0
-    for x in kinds:
-        carried = _plus(carried, _count(pa, None, m, x))
+    carried = _sum(_count(pa, None, m, x) for x in kinds)
     extra.append((_minus(carried, end), v - ends, sum(cp[x] for x in kinds)))
     return unit, kept, extra
 
@@ -680,12 +683,7 @@ def _excluded(
         if len({c[:2] for c in theirs}) == 1 and sum(c[3] for c in theirs) == many:
             # one count: the sum over the kinds
             where, i = theirs[0][:2]
-            e: _Expr = {}, 0
-            for x in kinds:
-                coef, c = _count(pa, where, i, x)
-                e = {**e[0]}, e[1] + c
-                for v, n in coef.items():
-                    e[0][v] = e[0].get(v, 0) + n
+            e = _sum(_count(pa, where, i, x) for x in kinds)
             terms.append((e, many, sum(cp[x] for x in kinds)))
         else:  # one card along several counts (checked by _cut)
             paths.append(([c[:2] for c in theirs], kinds))
@@ -693,7 +691,7 @@ def _excluded(
         terms.append((_count(pa, where, i, kind), need, cp[kind]))
     caps: list[tuple[_Expr, int]] = []  # (count, most it may be)
     for cells, i, least, most_seen in seen.conds:
-        e = _total(pa, cells, i)
+        e = _sum(pa.after(where, i)[kind] for where, kind in cells)
         if least is not None and least > 0:
             top = sum(cp[kind] for _, kind in cells)
             if least > top:
@@ -748,17 +746,12 @@ def _excluded(
     return True
 
 
-def _total(pa: SeatProgram, cells: list[tuple[str, int]], i: int) -> _Expr:
-    """The copies of ``cells`` (pairs ``(place, kind)``) after step ``i``, in ``pa``'s
-    numbers."""
-    coef: dict[int, int] = {}
-    c = 0
-    for where, kind in cells:
-        e = pa.after(where, i)[kind]
-        c += e[1]
-        for v, n in e[0].items():
-            coef[v] = coef.get(v, 0) + n
-    return coef, c
+def _sum(counts: Any) -> _Expr:
+    """The sum of the counts ``counts``."""
+    total: _Expr = {}, 0
+    for e in counts:
+        total = _plus(total, e)
+    return total
 
 
 def _no_kind_along(
