@@ -339,3 +339,43 @@ def test_what_the_public_knows_is_common_knowledge(seed, copies):
         for f in (atom, Not(atom)):
             if public.knows(f):
                 assert holds(pm, Common(h.agents, f)), str(f)
+
+
+@given(st.integers(0, 10**6))
+@settings(max_examples=30, deadline=None)
+def test_the_kept_matrix_is_the_rows_written_out(seed):
+    """The program's rows are written out once and kept (:meth:`SeatProgram._matrix`);
+    after rows are added and taken off the end, in any order, what it gives is the rows
+    written out anew, and HiGHS answers the same."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    h = random_history(seed)
+    p = SeatProgram(h, h.agents[0])
+    base = len(p._rows)
+    for _ in range(8):
+        if rng.random() < 0.5 and len(p._rows) > base:
+            del p._rows[rng.randrange(base, len(p._rows)) :]
+        if rng.random() < 0.7:
+            for _ in range(rng.randrange(1, 4)):
+                vs = rng.sample(range(len(p._lb)), min(len(p._lb), rng.randrange(1, 4)))
+                p._row(
+                    {v: rng.choice([-2, -1, 1, 3]) for v in vs}, -rng.randrange(3), rng.randrange(4)
+                )
+        data, cols, starts, lo, hi = p._matrix()
+        dense = np.zeros((len(p._rows), len(p._lb)))
+        for r in range(len(p._rows)):
+            dense[r, cols[starts[r] : starts[r + 1]]] = data[starts[r] : starts[r + 1]]
+        want = np.zeros_like(dense)
+        for r, (coef, a, b) in enumerate(p._rows):
+            for v, c in coef.items():
+                want[r, v] = c
+            assert (lo[r], hi[r]) == (a, b)
+        assert (dense == want).all() and len(lo) == len(p._rows)
+    fresh = SeatProgram(h, h.agents[0])
+    fresh._rows, fresh._lb, fresh._ub, fresh._int = list(p._rows), p._lb, p._ub, p._int
+    cost = {v: 1.0 for v in range(len(p._lb))}
+    one, two = p._solve(cost), fresh._solve(cost)
+    assert (one is None) == (two is None)
+    if one is not None and one.status == 0:
+        assert one.fun == pytest.approx(two.fun)

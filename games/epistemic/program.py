@@ -93,6 +93,8 @@ class SeatProgram:
     """
 
     def __init__(self, h: CardHistory, agent: str, *, time_limit: float = 5.0):
+        import numpy as np
+
         if agent not in h.agents:
             raise GameError(f"unknown seat {agent!r}; seats: {', '.join(h.agents)}")
         self.h, self.agent, self.time_limit = h, agent, time_limit
@@ -107,6 +109,15 @@ class SeatProgram:
         # every place's counts after each step that changed them (the deal: step -1)
         self._trail: dict[str, list[tuple[int, list[_Expr]]]] = {}
         self._counts = self._replay()
+        empty = np.zeros(0)
+        self._arrays: tuple[Any, ...] = (
+            [],
+            empty,
+            empty.astype(np.int32),
+            np.zeros(1, np.int64),
+            empty,
+            empty,
+        )
         self._truth: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------ building
@@ -331,20 +342,14 @@ class SeatProgram:
         result, or ``None`` when no world exists; ``first``: the first world found."""
         import numpy as np
         from scipy.optimize import Bounds, LinearConstraint, milp
-        from scipy.sparse import coo_matrix
+        from scipy.sparse import csr_matrix
 
         if not self._lb:
             self._var(0, 0)  # HiGHS needs a variable: the seat sees every card
-        data, ri, ci, lo, hi = [], [], [], [], []
-        for r, (coef, a, b) in enumerate(self._rows):
-            for v, c in coef.items():
-                ri.append(r)
-                ci.append(v)
-                data.append(c)
-            lo.append(a)
-            hi.append(b)
         n = len(self._lb)
-        A = coo_matrix((data, (ri, ci)), shape=(len(self._rows), n)).tocsr()
+        data, cols, starts, lo, hi = self._matrix()
+        A = csr_matrix((data, cols, starts), shape=(len(self._rows), n))
+        A.sort_indices()
         objective = np.zeros(n)
         for v, x in cost.items():
             objective[v] += x
@@ -359,6 +364,38 @@ class SeatProgram:
             options=options,
         )
         return None if res.status == 2 else res
+
+    def _matrix(self) -> tuple[Any, ...]:
+        """The rows as compressed sparse rows: ``(data, columns, starts, lo, hi)``.  The
+        arrays of the last call are kept and reused up to the first row that is no longer
+        the same (rows are only added at the end and taken off the end), so a program
+        asked again and again with a few rows more or less is not written out anew."""
+        import numpy as np
+
+        rows = self._rows
+        kept, data, cols, starts, lo, hi = self._arrays
+        m = 0
+        for a, b in zip(kept, rows, strict=False):
+            if a is not b:
+                break
+            m += 1
+        d2: list[int] = []
+        c2: list[int] = []
+        s2: list[int] = []
+        end = int(starts[m])
+        for coef, _, _ in rows[m:]:
+            d2.extend(coef.values())
+            c2.extend(coef)
+            end += len(coef)
+            s2.append(end)
+        new = rows[m:]
+        data = np.concatenate([data[: starts[m]], np.asarray(d2, dtype=float)])
+        cols = np.concatenate([cols[: starts[m]], np.asarray(c2, dtype=np.int32)])
+        starts = np.concatenate([starts[: m + 1], np.asarray(s2, dtype=np.int64)])
+        lo = np.concatenate([lo[:m], np.asarray([r[1] for r in new], dtype=float)])
+        hi = np.concatenate([hi[:m], np.asarray([r[2] for r in new], dtype=float)])
+        self._arrays = (list(rows), data, cols, starts, lo, hi)
+        return data, cols, starts, lo, hi
 
     def after(self, loc: str, step: int) -> list[_Expr]:
         """The counts of every kind at ``loc`` after step ``step`` (``-1``: the deal), in
