@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
-from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, explicit_model
+from games.epistemic import CardHistory, Count, Fact, GameKnowledge, Move, MoveAll, explicit_model
 from games.epistemic.cover import covered_ignorance
 from games.epistemic.program import SeatProgram
 from games.epistemic.witness import _observed
@@ -25,9 +25,10 @@ from kripke import holds
 from kripke.formulas import Know, Not
 from tests.test_epistemic import random_history
 from tests.test_whole_game_copies import koth_history
-from tests.test_whole_game_dislodged import bs_history
+from tests.test_whole_game_dislodged import bs_history, bs_plays
 from tests.test_whole_game_facts import claim_history, fact_history
 from tests.test_whole_game_ignorance import all_atoms
+from tests.test_whole_game_swaps import SEATS, dealt, shuffled
 
 
 def checked(h: CardHistory, seed: int, n: int = 8) -> tuple[int, int]:
@@ -265,3 +266,90 @@ def test_game_knowledge_tries_the_cover_first_on_long_histories(monkeypatch):
     gk = GameKnowledge(pile_history())
     assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
     assert calls == [("x", "z", "has(y, A)", knowledge.COVER_FIRST)]
+
+
+def noted_history(seed: int, plays: int = 7) -> CardHistory:
+    """Koth in small with public notes: each turn a seat puts one or two cards face down
+    on ``play``, gathered into ``pile``; after most turns a public fact or count about a
+    random hand and kind (true), and now and then a seat picks the pile up, seeing it."""
+    rng = random.Random(seed)
+    names = [chr(ord("A") + i) for i in range(rng.randint(2, 4))]
+    deck, cards = shuffled(rng, names, [rng.choice([2, 3]) for _ in names], 8)
+    h = CardHistory(deck, {**dealt(cards), "play": "", "pile": ""}, SEATS)
+
+    def note(h: CardHistory, rng: random.Random) -> CardHistory:
+        if rng.random() < 0.7:
+            s, name = rng.choice(SEATS), rng.choice(names)
+            n = h.content()[s].count(name)
+            if rng.random() < 0.5:
+                return h.then(Fact(f"has({s}, {name})" if n else f"~has({s}, {name})"))
+            return h.then(Count([s], [name], max(0, n - 1), n))
+        return h
+
+    return bs_plays(h, rng, plays, pickup=0.85, called=0.0, note=note)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_cover_agrees_with_the_explicit_model_with_notes_after_the_moves(seed):
+    checked(noted_history(seed), seed)
+
+
+def test_scaled_units_past_public_notes(monkeypatch):
+    """A scaled unit is taken where a public note follows its move and reads no cell the
+    unit passes through; the answers stay exact."""
+    from games.epistemic import cover
+
+    taken = {"scaled": 0}
+    scaled = cover._scaled
+
+    def spy_scaled(pa, diff, seen, loc, k, *rest):
+        got = scaled(pa, diff, seen, loc, k, *rest)
+        steps = pa.h.steps
+        m = max(
+            (
+                i
+                for (w, i, y), d in diff.items()
+                if w is None and y == k and d > 0 and steps[i].src == loc
+            ),
+            default=-1,
+        )
+        taken["scaled"] += got is not None and any(i > m for i in seen.moved)
+        return got
+
+    monkeypatch.setattr(cover, "_scaled", spy_scaled)
+    for seed in (17, 29, 39, 41, 55, 62, 66):
+        checked(noted_history(seed), seed)
+    assert taken["scaled"] >= 8, taken
+
+
+def test_groups_share_a_count_only_with_cards_of_different_moves_that_reach_it():
+    """Two groups of a change that both take a card from the pile may take the same
+    kind at once (:func:`~games.epistemic.cover._apart`) only where the pile then holds
+    both cards: each group's card came on a move of its own, both moves' cards reached
+    the pile, and the later move could not carry the earlier one's card.  After y picks
+    the pile up between its moves, y may have played the same card twice."""
+    from games.epistemic.cover import _apart, _Flow
+
+    def history(picked: bool) -> CardHistory:
+        h = CardHistory(
+            Deck(["A", "B", "C"], [2, 2, 2]),
+            {"x": "A B", "y": "A B C", "z": "C", "play": "", "pile": ""},
+            ["x", "y", "z"],
+        )
+        h = h.then(Move("B", "y", "play", seen_by=["y"]), MoveAll("play", "pile"))
+        if picked:
+            h = h.then(MoveAll("pile", "y", seen_by=["y"]))
+        return h.then(Move("C", "y", "play", seen_by=["y"]), MoveAll("play", "pile"))
+
+    for picked, want in ((False, True), (True, False)):
+        h = history(picked)
+        B, C = h.deck.index("B"), h.deck.index("C")
+        s1, s2 = 0, len(h.steps) - 2
+        end = len(h.steps) - 1
+        diff = {(None, s1, B): -1, (None, s2, C): -1, ("pile", end, B): -1, ("pile", end, C): -1}
+        conds = [(None, s1, B, 1), (None, s2, C, 1)]
+        ways = {frozenset([B]): 1, frozenset([C]): 1}
+        assert _apart(_Flow(h), diff, conds, ways) is want, picked
+        # a group whose cards are not one move's never shares a count
+        assert not _apart(_Flow(h), diff, [*conds, ("pile", end, C, 1)], ways)

@@ -42,11 +42,20 @@ def bs_history(seed: int, plays: int = 5) -> CardHistory:
     return bs_plays(h, rng, plays)
 
 
-def bs_plays(h: CardHistory, rng: random.Random, plays: int, pickup: float = 0.8) -> CardHistory:
+def bs_plays(
+    h: CardHistory,
+    rng: random.Random,
+    plays: int,
+    pickup: float = 0.8,
+    *,
+    called: float = 0.3,
+    note: Any = None,
+) -> CardHistory:
     """``h`` (the seats' hands, an empty ``play`` and ``pile``) after ``plays`` turns: a
-    seat puts one or two cards face down on ``play``, which is called (3 in 10: shown
-    to everybody and taken, seen, by a seat) or gathered into ``pile``, which a seat
-    then picks up (seeing it) when the turn's draw is above ``pickup``."""
+    seat puts one or two cards face down on ``play``, which is called (``called`` of the
+    turns: shown to everybody and taken, seen, by a seat) or gathered into ``pile``,
+    which a seat then picks up (seeing it) when the turn's draw is above ``pickup``.
+    ``note(h, rng)``: the history after the pile is gathered, with public notes added."""
     for t in range(plays):
         seat = SEATS[t % 3]
         cur = h.content()[seat]
@@ -55,11 +64,13 @@ def bs_plays(h: CardHistory, rng: random.Random, plays: int, pickup: float = 0.8
         k = rng.randint(1, min(2, len(cur)))
         h = h.then(Move(rng.sample(list(cur), k), seat, "play", seen_by=[seat]))
         r = rng.random()
-        if r < 0.3:
+        if r < called:
             taker = rng.choice(SEATS)
             h = h.then(Reveal("play"), MoveAll("play", taker, seen_by=[taker]))
         else:
             h = h.then(MoveAll("play", "pile"))
+            if note is not None:
+                h = note(h, rng)
             if r > pickup and h.content()["pile"]:
                 taker = rng.choice(SEATS)
                 h = h.then(MoveAll("pile", taker, seen_by=[taker]))
