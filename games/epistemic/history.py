@@ -386,9 +386,11 @@ class CardHistory:
 
     def _append(self, e: Event) -> None:
         st = replace(self._check(e), index=len(self.events))
-        cur = {loc: list(ks) for loc, ks in self._after.items()}
-        _apply(cur, st)
-        self._after = {loc: tuple(sorted(ks)) for loc, ks in cur.items()}
+        if st.kind in ("move", "all"):  # the only steps that change where cards are
+            cur = {loc: list(self._after[loc]) for loc in (st.src, st.dst)}
+            _apply(cur, st)
+            for loc, ks in cur.items():  # this history's own dict (see _copy)
+                self._after[loc] = tuple(sorted(ks))
         self.events = (*self.events, e)
         self._steps = (*self._steps, st)
 

@@ -603,6 +603,8 @@ class SeatProgram:
                     e = replace(
                         e, cards=tuple(deck.name(k) for k, v in ks.items() for _ in range(x[v]))
                     )
+                elif st.kind == "fact":
+                    e = replace(e, formula=st.formula)  # parsed once, in h
                 elif st.kind == "show" and not (st.audience is None or self.agent in st.audience):
                     # the seat saw only that some cards there were shown: any of them
                     w, batch = w.then(*batch), []
