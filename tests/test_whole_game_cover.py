@@ -353,3 +353,52 @@ def test_groups_share_a_count_only_with_cards_of_different_moves_that_reach_it()
         assert _apart(_Flow(h), diff, conds, ways) is want, picked
         # a group whose cards are not one move's never shares a count
         assert not _apart(_Flow(h), diff, [*conds, ("pile", end, C, 1)], ways)
+
+
+def test_a_unit_is_not_scaled_past_a_count_on_its_path():
+    """y put two cards down unseen, then the public count "the pile holds at most one A".
+    In the true history y kept one A, and z cannot tell y did not put it down.  A world
+    where y kept both A's and put down two B's is one x cannot tell from it, and there z
+    knows y holds an A: putting both down would break the count.  So the change "the A
+    went down in place of a B", scaled to two A's in that world, does not carry it to a
+    world of z; the cut it gives must keep that world (it read the count on the pile)."""
+    from games.epistemic import Count, Reveal
+    from games.epistemic.cover import _changes, _cut, _Flow, _nearest
+
+    h = CardHistory(
+        Deck(["A", "B"], [2, 4]),
+        {"x": "B", "y": "A B B B", "z": "A", "play": "", "pile": ""},
+        ["x", "y", "z"],
+    )
+    h = h.then(
+        Reveal("x"),
+        Move("B B", "y", "play", seen_by=["y"]),
+        MoveAll("play", "pile"),
+        Count(["pile"], ["A"], 0, 1),
+    )
+    atom = h.card_formula("has(y, A)")
+    deal = {"x": "B", "y": "A A B B", "z": "B", "play": "", "pile": ""}
+    other = CardHistory(h.deck, deal, h.owns).then(*h.events)
+    assert _observed(other, "x") == _observed(h, "x")
+    assert SeatProgram(other, "z").knows(atom) is True
+    assert holds(explicit_model(h), Know("x", Not(Know("z", atom)))) is False
+
+    loc, k, j = h.atom_cell(atom)
+    found, z = _nearest(h, "z", atom, 20)
+    assert found and z is not None and z.steps[1].kinds != h.steps[1].kinds  # an A went down
+    diff, now, seen = _changes(h, z)
+    pa = SeatProgram(h, "x")
+    pa._bound(pa._counts[loc][k], j, h.deck.copies[k])
+    assert _cut(pa, diff, now, seen, loc, k, j, _Flow(h), ends=1)
+    A, B = h.deck.index("A"), h.deck.index("B")
+    fixed = {
+        pa._deal["y"][A]: 2,
+        pa._deal["y"][B]: 2,
+        pa._deal["z"][A]: 0,
+        pa._deal["z"][B]: 1,
+        pa._moved[1][A]: 0,
+        pa._moved[1][B]: 2,
+    }
+    for v, n in fixed.items():
+        pa._row({v: 1}, n, n)
+    assert pa._solve({}) is not None  # the other world is still there
