@@ -534,6 +534,57 @@ class GameKnowledge:
             known = self._programmed(key, f)
         return None if known is False and not union else known
 
+    def _held_between(self, group: Any, a: Any) -> bool:
+        """``C_{x,y} has(L, C#j)`` by the pair's own hands: it holds now, ``x`` owns ``L``
+        and ``y`` a place ``M``, each seeing its place dealt and every move or pick-up
+        that changes it, and what the pair sees in common (:meth:`_group_knows`, or the
+        public) shows that ``L`` and ``M`` hold every copy of ``C`` between them.
+
+        Then every world a chain of the pair's possibilities reaches has as many copies
+        at ``L`` as now: a step of ``x`` keeps ``x``'s place as it is, a step of ``y``
+        keeps ``y``'s, so ``L``'s count too (the copies ``M`` does not hold are at ``L``
+        in every such world, the shared view's knowledge being common knowledge).  A
+        sufficient condition: BoerenBridge's ``C_{South,West} has(West, KS)`` after North
+        and East showed out of spades, where neither the public nor the pair's shared view
+        knows where the KS is (the local quotient took 2 s)."""
+        from games.epistemic.history import card_key
+
+        h = self.counted
+        members = sorted(set(group))
+        if len(members) != 2 or not h._holds_now(a):
+            return False
+        loc, k, _ = h.atom_cell(a)
+
+        def watched(seat: str, place: str) -> bool:
+            return place in h.owns[seat] and all(
+                st.audience is None or seat in st.audience
+                for st in h.steps
+                if st.kind in ("move", "all") and place in (st.src, st.dst)
+            )
+
+        name, copies = h.deck.name(k), h.deck.copies[k]
+        for x, y in (members, members[::-1]):
+            if not watched(x, loc):
+                continue
+            for place in h.owns[y]:
+                if place == loc or not watched(y, place):
+                    continue
+                ways = []  # i copies at L and the others at M, for some i
+                for i in range(copies + 1):
+                    parts = [
+                        f"has({p}, {card_key(name, n, copies)})"
+                        for p, n in ((loc, i), (place, copies - i))
+                        if n
+                    ]
+                    ways.append("(" + " & ".join(parts) + ")")
+                f = h.card_formula(" | ".join(ways))
+                shared = self._group_knows(members, f, union=False)
+                if shared is None:
+                    shared = self._valid(f)
+                if shared:
+                    return True
+        return False
+
     def _group_view(
         self, union: bool, members: frozenset[str]
     ) -> tuple[list[str], Callable[[frozenset[str]], bool]]:
@@ -1113,6 +1164,9 @@ class GameKnowledge:
                         # members' counting (koth, 460 events: 0.1 s against 1.8 s)
                     if any(self._unknown(y, a, x) for x, y in pairs):
                         return False
+                    if self._held_between(group, a):
+                        return True  # before the members' counting (BoerenBridge: 0.01 s,
+                        # where the local quotient took 2 s)
                 out = True
                 for agent in group:
                     out = both(out, know(agent, a))
