@@ -662,6 +662,34 @@ side):
   the koth run beside it, 0.81 s in the run at 0a76553; the slow question is the ``C``
   one, which the cover does not ask).
 
+The session after (3cfc764-2f1305f: the integer programs keep their rows written out
+between solves; a scaled unit goes past public observations that read no cell it passes
+through, and groups taking cards from one count widen at once where their cards came on
+different moves; ``C_{x,y} has(L, C)`` from the pair's own hands; runs from clones, two
+side by side, and a third process, the test suite, for 23 minutes of them):
+
+* boerenbridge and zpy5, 20 games at every play (at 2f1305f, ``/tmp/s39/b/zb.jsonl``):
+  BoerenBridge all 6,240 states, median 0.009 s, worst 0.19 s a state and 0.13 s a
+  query, peak 97 MiB: the two ``C_{South,West} has(West, X)`` over the budget before and
+  the one that took 1.24 s now come from the pair's own hands in 0.01-0.1 s.  ZPY 99.9%
+  of 1,675 (1,673; the kitty atom refused, and seed 11 play 34, 1.35 s before, over the
+  budget under the load), worst 1.63 s a state and a query.  The same answers on all
+  7,911 states both runs answered;
+* bs-koth, 20 games at every play (at e00ab67, ``/tmp/s39/b/koth1.jsonl``): 84.1% of
+  3,504 (2,947; 2,950 at the last run), median 0.030 s, worst 1.97 s a state and 1.93 s
+  a query, peak 190 MiB; the same answers on the 2,941 both answered, 6 new, 9 lost, all
+  taking 1.2-2.0 s before: the wider cuts do not reach koth's late ``K_a ~K_b``;
+* bs-zpy at every 5th play (at e00ab67, ``/tmp/s39/b/bszpy5.jsonl``, stopped after 677 of
+  the 703 states): 83.2% of them (563), as at the last run on the same states, median
+  0.019 s, worst 1.72 s a state and 1.70 s a query, peak 265 MiB; the same answers on
+  the 558 both answered, 5 new, 5 lost (1.0-1.9 s before).  The loop alone answers more
+  (seed 4 play 80 in 11 rounds, 2.3 s, where 59 rounds and 11.4 s), but not within the
+  2 s budget: a round takes 0.2-0.5 s, half of it HiGHS;
+* bs-classic, both routes in the same run (at 2f1305f, ``/tmp/s39/b/classic1.jsonl``,
+  stopped after seeds 0-11, 1,675 states): 98.3% (1,647) against 33.1% for the baseline
+  routes, median 0.012 s (0.019 s), worst 1.81 s (1.98 s), worst query 1.75 s (1.93
+  s), peak 153 MiB (171 MiB); the same answers on the 554 both answered.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
