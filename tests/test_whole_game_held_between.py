@@ -4,25 +4,25 @@ the two places hold every copy of ``C``, the count at ``x``'s place is the same 
 world their common knowledge reaches.
 
 Checked against the explicit model on random histories and small trick-taking deals
-(hypothesis), on known answers (a public count that puts both A's with x or y; a move
-into y's place that y did not see), and at full size on BoerenBridge, where the local
-quotient took 2 s for the question.
+(hypothesis; :func:`tests.test_whole_game_swaps.suit_history`), on known answers (a
+public count that puts both A's with x or y; a move into x's place that x did not see),
+and at full size on BoerenBridge, where the local quotient took 2 s for the question.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
-from games.epistemic import CardHistory, Count, Fact, GameKnowledge, Move, explicit_model
+from games.epistemic import CardHistory, Count, GameKnowledge, Move, explicit_model
 from kripke import holds
 from kripke.formulas import Common
 from tests.test_epistemic import random_history
 from tests.test_whole_game_ignorance import all_atoms
+from tests.test_whole_game_swaps import suit_history
 
 
 def held_claims(h: CardHistory) -> tuple[int, int]:
@@ -41,49 +41,21 @@ def held_claims(h: CardHistory) -> tuple[int, int]:
     return claimed, true
 
 
-def trick_history(seed: int, tricks: int = 3) -> CardHistory:
-    """Trick-taking in small: three hands of a one-copy deck in two or three suits; each
-    trick the seats play a card face up in turn into their own pile, following the led
-    suit when they can; a seat that cannot follow shows out (a public fact)."""
-    rng = random.Random(seed)
-    suits = "SH" if rng.random() < 0.5 else "SHD"
-    names = [r + s for s in suits for r in "AKQ"][: rng.randint(6, 9)]
-    rng.shuffle(names)
-    seats = ["x", "y", "z"]
-    hands = {s: " ".join(names[i::3]) for i, s in enumerate(seats)}
-    h = CardHistory(Deck(sorted(names)), {**hands, **{f"won_{s}": "" for s in seats}}, seats)
-    for t in range(tricks):
-        led = None
-        for s in seats[t % 3 :] + seats[: t % 3]:
-            hand = h.content()[s]
-            if not hand:
-                return h
-            cards = list(hand)
-            follow = [c for c in cards if led and c[-1] == led]
-            card = rng.choice(follow or cards)
-            if led and card[-1] != led:
-                out = [c for c in h.deck.names if c[-1] == led]
-                h = h.then(Fact(" & ".join(f"~has({s}, {c})" for c in out)))
-            led = led or card[-1]
-            h = h.then(Move(card, s, f"won_{s}"))
-    return h
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), copies=st.booleans())
 def test_what_the_rule_claims_is_common_knowledge(seed, copies):
     held_claims(random_history(seed, copies=copies, events=6))
-    held_claims(trick_history(seed, 1 + seed % 3))
+    held_claims(suit_history(seed, 2 + seed % 5))
 
 
 def test_the_rule_claims_often():
-    """Not vacuous: on small trick-taking deals the rule claims many common-knowledge
+    """Not vacuous: on small trick-taking deals (two and four cards played) the rule claims many common-knowledge
     facts, among them some that neither the public nor the pair's shared view knows."""
     from games.epistemic.knowledge import PUBLIC
 
     claimed = beyond = 0
-    for seed, tricks in itertools.product(range(30), (1, 2)):
-        h = trick_history(seed, tricks)
+    for seed, events in itertools.product(range(30), (2, 4)):
+        h = suit_history(seed, events)
         c, _ = held_claims(h)
         claimed += c
         gk = GameKnowledge(h)

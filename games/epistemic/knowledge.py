@@ -536,8 +536,8 @@ class GameKnowledge:
 
     def _held_between(self, group: Any, a: Any) -> bool:
         """``C_{x,y} has(L, C#j)`` by the pair's own hands: it holds now, ``x`` owns ``L``
-        and ``y`` a place ``M``, each seeing its place dealt and every move or pick-up
-        that changes it, and what the pair sees in common (:meth:`_group_knows`, or the
+        and ``y`` a place ``M``, each knowing its place's whole content (:func:`_watched`:
+        it saw all of it and every move or pick-up that changed it since), and what the pair sees in common (:meth:`_group_knows`, or the
         public) shows that ``L`` and ``M`` hold every copy of ``C`` between them.
 
         Then every world a chain of the pair's possibilities reaches has as many copies
@@ -554,20 +554,12 @@ class GameKnowledge:
         if len(members) != 2 or not h._holds_now(a):
             return False
         loc, k, _ = h.atom_cell(a)
-
-        def watched(seat: str, place: str) -> bool:
-            return place in h.owns[seat] and all(
-                st.audience is None or seat in st.audience
-                for st in h.steps
-                if st.kind in ("move", "all") and place in (st.src, st.dst)
-            )
-
         name, copies = h.deck.name(k), h.deck.copies[k]
         for x, y in (members, members[::-1]):
-            if not watched(x, loc):
+            if loc not in h.owns[x] or not _watched(h, x, loc):
                 continue
             for place in h.owns[y]:
-                if place == loc or not watched(y, place):
+                if place == loc or not _watched(h, y, place):
                     continue
                 ways = []  # i copies at L and the others at M, for some i
                 for i in range(copies + 1):
