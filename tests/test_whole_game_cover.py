@@ -268,6 +268,37 @@ def test_game_knowledge_tries_the_cover_first_on_long_histories(monkeypatch):
     assert calls == [("x", "z", "has(y, A)", knowledge.COVER_FIRST)]
 
 
+def test_a_first_try_that_does_not_decide_goes_on_before_the_counting_rules(monkeypatch):
+    """When the cover's first try does not decide (here: no time at all), the rest of its
+    budget is spent at once, before the counting rules: the answer comes from the second
+    try, and no seat's counting is replayed for it."""
+    from games.epistemic import knowledge
+
+    for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
+        monkeypatch.setattr(knowledge.GameKnowledge, name, lambda self, *a, **k: False)
+    monkeypatch.setattr(knowledge, "PROGRAM_FIRST_STEPS", 1)
+    monkeypatch.setattr(knowledge, "COVER_FIRST", 0.0)
+    calls = []
+    real = knowledge.GameKnowledge._covered
+
+    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
+        got = real(self, x, y, atom, seconds)
+        calls.append((x, y, atom.key, seconds, got))
+        return got
+
+    def replayed(self, agent):
+        raise AssertionError(f"{agent}'s counting replayed")
+
+    monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
+    monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", replayed)
+    gk = GameKnowledge(pile_history())
+    assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
+    assert calls == [
+        ("x", "z", "has(y, A)", 0.0, None),
+        ("x", "z", "has(y, A)", knowledge.COVER_SECONDS, True),
+    ]
+
+
 def noted_history(seed: int, plays: int = 7) -> CardHistory:
     """Koth in small with public notes: each turn a seat puts one or two cards face down
     on ``play``, gathered into ``pile``; after most turns a public fact or count about a
