@@ -690,6 +690,37 @@ side by side, and a third process, the test suite, for 23 minutes of them):
   routes, median 0.012 s (0.019 s), worst 1.81 s (1.98 s), worst query 1.75 s (1.93
   s), peak 153 MiB (171 MiB); the same answers on the 554 both answered.
 
+The session after (5ef5fd0-84061b3: on a long history the witnesses that walk the copies'
+moves come after the covering's first try, and a first try that does not decide goes on
+with the rest of its budget at once, before the counting rules; runs from a clone at
+84061b3, two side by side):
+
+* bs-koth, 20 games at every play (``/tmp/s40/b/koth1.jsonl``): 85.0% of 3,504 (2,977;
+  2,947 at the last run), median 0.027 s, worst 1.97 s a state and 1.96 s a query (55
+  answered states over 1 s a query, 47 before), peak 190 MiB; the same answers on the
+  2,945 both answered, 32 new, 2 lost (1.6 and 1.9 s before);
+* bs-koth, both routes at every 5th play (``/tmp/s40/b/koth5.jsonl``): 85.5% of 711
+  (baseline 79.9%), median 0.024 s (0.045 s), worst 1.86 s (1.90 s), worst query 1.84 s
+  (1.82 s), peak 158 MiB (159 MiB); the same answers on the 568 both answered;
+* bs-classic, 20 games at every play (``/tmp/s40/b/classic1.jsonl``): 98.9% of 2,256
+  (2,232; 2,227 at the full run before), median 0.010 s, worst 1.88 s a state and 1.85 s
+  a query (12 over 1 s), peak 151 MiB; the same answers on all 2,227 both answered, 5
+  new, none lost;
+* bs-zpy at every 5th play (``/tmp/s40/b/bszpy5.jsonl``), all 703 states: 86.9% (611;
+  582 at the last full run), median 0.017 s, worst 1.99 s a state and 1.92 s a query (41
+  over 1 s a query, 21 before), peak 259 MiB; the same answers on the 582 both answered,
+  29 new, none lost;
+* boerenbridge and zpy5, both routes at every 5th play (``/tmp/s40/b/bbz5.jsonl``):
+  BoerenBridge 100% of 1,260 on each route, median 0.005 s (0.036 s), worst 0.10 s (0.34
+  s), peak 84 MiB (110 MiB); ZPY 99.1% of 351 on each (the routes of the first
+  measurement reach counting too: the structure and quotients refuse ZPY at once), two
+  kitty atoms and one ``C_{P2,P3} has(P3, 10H)`` left, where both members know the card
+  and ``K_P3 K_P2`` of it is not decided; the same answers on all 1,608 states both
+  answered;
+* depth 3 (``--depth 3 --seeds 0 1 --every 8 --max-plays 120``, default budget):
+  BoerenBridge and ZPY 100%, classic BS 96%, BS-ZPY 83%, koth 71% (67% before); worst
+  2.9 s a state in BS-ZPY, 1.2 s in the others.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
