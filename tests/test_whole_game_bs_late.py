@@ -19,15 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Deck
-from games.epistemic import (
-    CardHistory,
-    GameKnowledge,
-    Move,
-    MoveAll,
-    Reveal,
-    explicit_model,
-    knowledge,
-)
+from games.epistemic import CardHistory, GameKnowledge, Move, MoveAll, Reveal, explicit_model
 from games.epistemic.knowledge import rerouted
 from games.epistemic.witness import witness_carried, witness_followed
 from kripke import holds
@@ -122,9 +114,10 @@ def test_the_walks_left_for_later_are_still_asked(monkeypatch):
     gk = GameKnowledge(h)
     assert gk._witnessed("z", g, counted=False, walks=False) is False
     assert gk._witnessed("z", g, counted=False) is True
-    monkeypatch.setattr(knowledge, "PROGRAM_FIRST_STEPS", 0)
-    assert GameKnowledge(h)._program_first("z")
-    assert GameKnowledge(h).holds("K_z ~K_y has(w, D)") is False
+    monkeypatch.setattr("games.epistemic.knowledge.PROGRAM_FIRST_STEPS", 0)
+    long = GameKnowledge(h)
+    assert long._program_first("z")
+    assert long.holds("K_z ~K_y has(w, D)") is False
 
 
 def test_known_answer_the_seat_carried_the_card_itself():

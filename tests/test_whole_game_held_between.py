@@ -49,8 +49,9 @@ def test_what_the_rule_claims_is_common_knowledge(seed, copies):
 
 
 def test_the_rule_claims_often():
-    """Not vacuous: on small trick-taking deals (two and four cards played) the rule claims many common-knowledge
-    facts, among them some that neither the public nor the pair's shared view knows."""
+    """Not vacuous: on small trick-taking deals (two and four cards played) the rule
+    claims many common-knowledge facts, among them some that neither the public nor the
+    pair's shared view knows."""
     from games.epistemic.knowledge import PUBLIC
 
     claimed = beyond = 0

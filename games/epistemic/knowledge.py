@@ -537,8 +537,9 @@ class GameKnowledge:
     def _held_between(self, group: Any, a: Any) -> bool:
         """``C_{x,y} has(L, C#j)`` by the pair's own hands: it holds now, ``x`` owns ``L``
         and ``y`` a place ``M``, each knowing its place's whole content (:func:`_watched`:
-        it saw all of it and every move or pick-up that changed it since), and what the pair sees in common (:meth:`_group_knows`, or the
-        public) shows that ``L`` and ``M`` hold every copy of ``C`` between them.
+        it saw all of it and every move or pick-up that changed it since), and what the
+        pair sees in common (:meth:`_group_knows`, or the public) shows that ``L`` and
+        ``M`` hold every copy of ``C`` between them.
 
         Then every world a chain of the pair's possibilities reaches has as many copies
         at ``L`` as now: a step of ``x`` keeps ``x``'s place as it is, a step of ``y``
@@ -1058,27 +1059,30 @@ class GameKnowledge:
             # replaying the history for it (koth, 630 events: 0.3 s against 1.7 s where a
             # witness is found)
             early = agent != PUBLIC and self._program_first(agent)
+
+            def covered(seconds: float = COVER_SECONDS) -> bool | None:
+                match g:  # ~K_b p: the covering of the agent's worlds
+                    case Not(Know(b, Atom() as p)) | Possible(b, Not(Atom() as p)):
+                        return self._covered(agent, b, p, seconds)
+                return None
+
             if early and self._ignorant(g, agent, counted=False):
                 return True
             if early and self._witnessed(agent, g, counted=False, walks=False):
                 return False
-            if early:  # a first try of the covering, before the rules that replay
-                match g:  # the history (koth seed 0 play 105: 0.6 s, where they take 5 s)
-                    case Not(Know(b, Atom() as p)) | Possible(b, Not(Atom() as p)):
-                        covered = self._covered(agent, b, p, COVER_FIRST)
-                        if covered is not None:
-                            return covered
+            # a first try of the covering, before the rules that replay the history
+            # (koth seed 0 play 105: 0.6 s, where they take 5 s)
+            if early and (got := covered(COVER_FIRST)) is not None:
+                return got
             if early and self._witnessed(agent, g, counted=False):
                 return False  # the walks, after the covering's first try
             here = self._by_counting(g) if early else None  # asked once
             if here is False:
                 return False
-            if early:  # the rest of the covering's budget, before the counting rules:
-                match g:  # past the first try they decided 2 of 42 koth questions in 4 s
-                    case Not(Know(b, Atom() as p)) | Possible(b, Not(Atom() as p)):
-                        covered = self._covered(agent, b, p)
-                        if covered is not None:
-                            return covered
+            # the rest of the covering's budget, before the counting rules (past the
+            # first try they decided 2 of 42 koth questions in 4 s)
+            if early and (got := covered()) is not None:
+                return got
             if agent != PUBLIC and self._ignorant(g, agent):
                 return True
             if not early:
@@ -1267,8 +1271,10 @@ class GameKnowledge:
             ) or (
                 knows
                 and (
-                    self._traced(agent, b, a)  # before the walks (koth, 630 events: 0.2 s
-                    or witness_carried(h, agent, b, a)  # against 1 s for witness_followed)
+                    # before the walks (koth, 630 events: 0.2 s against 1 s for
+                    # witness_followed)
+                    self._traced(agent, b, a)
+                    or witness_carried(h, agent, b, a)
                     or self._searched(agent, g)
                 )
             )
