@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -535,42 +536,36 @@ class GameKnowledge:
         return None if known is False and not union else known
 
     def _held_between(self, group: Any, a: Any) -> bool:
-        """``C_{x,y} has(L, C#j)`` by the pair's own hands: it holds now, ``x`` owns ``L``
-        and ``y`` a place ``M``, each knowing its place's whole content (:func:`_watched`:
-        it saw all of it and every move or pick-up that changed it since), and what the
-        pair sees in common (:meth:`_group_knows`, or the public) shows that ``L`` and
-        ``M`` hold every copy of ``C`` between them.
+        """``C_{x,y} has(L, C#j)`` by the places the pair watch: it holds now, ``x``
+        knows ``L``'s whole content in every world and ``y`` that of places ``M``
+        (:func:`_watched`: its own place, or a kitty it buried, seen whole and every move
+        that changed it since), and what the pair sees in common (:meth:`_group_knows`,
+        or the public) shows that ``L`` and ``M`` hold as many copies of ``C`` between
+        them as now.
 
         Then every world a chain of the pair's possibilities reaches has as many copies
-        at ``L`` as now: a step of ``x`` keeps ``x``'s place as it is, a step of ``y``
-        keeps ``y``'s, so ``L``'s count too (the copies ``M`` does not hold are at ``L``
-        in every such world, the shared view's knowledge being common knowledge).  A
-        sufficient condition: BoerenBridge's ``C_{South,West} has(West, KS)`` after North
-        and East showed out of spades, where neither the public nor the pair's shared view
-        knows where the KS is (the local quotient took 2 s)."""
-        from games.epistemic.history import card_key
-
+        at ``L`` as now: a step of ``x`` keeps ``L`` as it is, a step of ``y`` keeps
+        ``M``, so ``L``'s count too (the sum being common knowledge, it is the same in
+        every such world).  ``M`` is tried as every place ``y`` watches at once, then
+        one by one.  A sufficient condition: BoerenBridge's ``C_{South,West} has(West,
+        KS)`` after North and East showed out of spades, where neither the public nor
+        the pair's shared view knows where the KS is (the local quotient took 2 s); in
+        ZPY ``C_{P1,P2} has(kitty, 5S)`` where P2 buried a 5S, P4 played the other and
+        the seats but P1 showed out of spades (the kind quotient refused)."""
         h = self.counted
         members = sorted(set(group))
         if len(members) != 2 or not h._holds_now(a):
             return False
         loc, k, _ = h.atom_cell(a)
-        name, copies = h.deck.name(k), h.deck.copies[k]
         for x, y in (members, members[::-1]):
-            if loc not in h.owns[x] or not _watched(h, x, loc):
+            if not _watched(h, x, loc):
                 continue
-            for place in h.owns[y]:
-                if place == loc or not _watched(h, y, place):
-                    continue
-                ways = []  # i copies at L and the others at M, for some i
-                for i in range(copies + 1):
-                    parts = [
-                        f"has({p}, {card_key(name, n, copies)})"
-                        for p, n in ((loc, i), (place, copies - i))
-                        if n
-                    ]
-                    ways.append("(" + " & ".join(parts) + ")")
-                f = h.card_formula(" | ".join(ways))
+            if _watched(h, y, loc):
+                return True  # each step keeps L as it is
+            places = [m for m in h.locations if m != loc and _watched(h, y, m)]
+            tries = [places] + ([[m] for m in places] if len(places) > 1 else [])
+            for ms in tries:
+                f = h.card_formula(_copies_sum(h, [loc, *ms], k))
                 shared = self._group_knows(members, f, union=False)
                 if shared is None:
                     shared = self._valid(f)
@@ -1701,6 +1696,29 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
         for st in h.steps[since + 1 :]
         if st.kind in ("move", "all") and m in (st.src, st.dst)
     )
+
+
+def _copies_sum(h: CardHistory, places: list[str], k: int) -> str:
+    """The formula (text) that ``places`` hold between them as many copies of kind ``k``
+    as they hold now: one way of spreading that number over them, each place holding
+    exactly its share."""
+    from games.epistemic.history import card_key
+
+    name, copies = h.deck.name(k), h.deck.copies[k]
+    now = h.kinds_now()
+    n = sum(now[m].count(k) for m in places)
+    ways = []
+    for split in itertools.product(range(copies + 1), repeat=len(places)):
+        if sum(split) != n:
+            continue
+        parts = []
+        for m, i in zip(places, split, strict=True):
+            if i:
+                parts.append(f"has({m}, {card_key(name, i, copies)})")
+            if i < copies:
+                parts.append(f"~has({m}, {card_key(name, i + 1, copies)})")
+        ways.append("(" + " & ".join(parts) + ")")
+    return " | ".join(ways)
 
 
 def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None) -> bool:
