@@ -433,3 +433,31 @@ def test_a_unit_is_not_scaled_past_a_count_on_its_path():
     for v, n in fixed.items():
         pa._row({v: 1}, n, n)
     assert pa._solve({}) is not None  # the other world is still there
+
+
+def test_a_short_history_tries_the_covering_before_the_counting_rules(monkeypatch):
+    """On a history shorter than ``PROGRAM_FIRST_STEPS`` the covering gets a short first
+    try (``COVER_SHORT``) before the rules that replay the history for the seats: where
+    it decides, no seat's counting is replayed."""
+    from games.epistemic import knowledge
+
+    for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
+        monkeypatch.setattr(knowledge.GameKnowledge, name, lambda self, *a, **k: False)
+    calls = []
+    real = knowledge.GameKnowledge._covered
+
+    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
+        got = real(self, x, y, atom, seconds)
+        calls.append((x, y, atom.key, seconds, got))
+        return got
+
+    def replayed(self, agent):
+        raise AssertionError(f"{agent}'s counting replayed")
+
+    monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
+    monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", replayed)
+    h = pile_history()
+    assert len(h.steps) < knowledge.PROGRAM_FIRST_STEPS
+    gk = GameKnowledge(h)
+    assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
+    assert calls == [("x", "z", "has(y, A)", knowledge.COVER_SHORT, True)]

@@ -144,6 +144,12 @@ COVER_SECONDS = 2.0
 #: other 40 lost or slower.
 COVER_FIRST = 1.0
 
+#: Of :data:`COVER_SECONDS`, the seconds a first try of the covering takes on a history
+#: shorter than :data:`PROGRAM_FIRST_STEPS`, before the counting rules that replay it for
+#: the seats: on BS-ZPY seed 4 play 35 (57 events, ``K_P2 ~K_P3 has(P4, 10H)``, true) the
+#: covering decides in 0.2 s where those rules took 7 s.
+COVER_SHORT = 0.5
+
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
 PUBLIC = "__public__"
@@ -1077,6 +1083,10 @@ class GameKnowledge:
             # the rest of the covering's budget, before the counting rules (past the
             # first try they decided 2 of 42 koth questions in 4 s)
             if early and (got := covered()) is not None:
+                return got
+            # a shorter history: a short first try of the covering before the rules that
+            # replay it for the seats
+            if not early and (got := covered(COVER_SHORT)) is not None:
                 return got
             if agent != PUBLIC and self._ignorant(g, agent):
                 return True
