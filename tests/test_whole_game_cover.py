@@ -436,9 +436,10 @@ def test_a_unit_is_not_scaled_past_a_count_on_its_path():
 
 
 def test_a_short_history_tries_the_covering_before_the_counting_rules(monkeypatch):
-    """On a history shorter than ``PROGRAM_FIRST_STEPS`` the covering gets a short first
-    try (``COVER_SHORT``) before the rules that replay the history for the seats: where
-    it decides, no seat's counting is replayed."""
+    """On a history shorter than ``PROGRAM_FIRST_STEPS`` where b did not see
+    ``COVER_SHORT_UNSEEN`` moves, the covering gets a short first try (``COVER_SHORT``)
+    before the rules that replay the history for the seats: where it decides, no seat's
+    counting is replayed.  Where b missed fewer moves, there is no such try."""
     from games.epistemic import knowledge
 
     for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
@@ -454,10 +455,20 @@ def test_a_short_history_tries_the_covering_before_the_counting_rules(monkeypatc
     def replayed(self, agent):
         raise AssertionError(f"{agent}'s counting replayed")
 
+    counting = knowledge.GameKnowledge._seat_counting
     monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
     monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", replayed)
     h = pile_history()
-    assert len(h.steps) < knowledge.PROGRAM_FIRST_STEPS
+    unseen = knowledge._unseen_moves(h, "z")
+    assert len(h.steps) < knowledge.PROGRAM_FIRST_STEPS and unseen >= 1
+    monkeypatch.setattr(knowledge, "COVER_SHORT_UNSEEN", unseen)
     gk = GameKnowledge(h)
     assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
     assert calls == [("x", "z", "has(y, A)", knowledge.COVER_SHORT, True)]
+
+    # z missed fewer moves than that: no short try, the counting rules come first
+    monkeypatch.setattr(knowledge, "COVER_SHORT_UNSEEN", unseen + 1)
+    monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", counting)
+    calls.clear()
+    assert GameKnowledge(h).holds("K_x ~K_z has(y, A)") is True
+    assert all(seconds != knowledge.COVER_SHORT for *_, seconds, _ in calls)
