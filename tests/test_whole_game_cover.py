@@ -268,17 +268,15 @@ def test_game_knowledge_tries_the_cover_first_on_long_histories(monkeypatch):
     assert calls == [("x", "z", "has(y, A)", knowledge.COVER_FIRST)]
 
 
-def test_a_first_try_that_does_not_decide_goes_on_before_the_counting_rules(monkeypatch):
-    """When the cover's first try does not decide (here: no time at all), the rest of its
-    budget is spent at once, before the counting rules: the answer comes from the second
-    try, and no seat's counting is replayed for it."""
+def spied_covering(monkeypatch) -> list[tuple]:
+    """Turn off the rules and witnesses that come before the covering, make replaying a
+    seat's counting fail, and note every try of the covering: ``(x, y, atom, seconds,
+    answer)`` in the list returned."""
     from games.epistemic import knowledge
 
     for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
         monkeypatch.setattr(knowledge.GameKnowledge, name, lambda self, *a, **k: False)
-    monkeypatch.setattr(knowledge, "PROGRAM_FIRST_STEPS", 1)
-    monkeypatch.setattr(knowledge, "COVER_FIRST", 0.0)
-    calls = []
+    calls: list[tuple] = []
     real = knowledge.GameKnowledge._covered
 
     def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
@@ -291,6 +289,18 @@ def test_a_first_try_that_does_not_decide_goes_on_before_the_counting_rules(monk
 
     monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
     monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", replayed)
+    return calls
+
+
+def test_a_first_try_that_does_not_decide_goes_on_before_the_counting_rules(monkeypatch):
+    """When the cover's first try does not decide (here: no time at all), the rest of its
+    budget is spent at once, before the counting rules: the answer comes from the second
+    try, and no seat's counting is replayed for it."""
+    from games.epistemic import knowledge
+
+    calls = spied_covering(monkeypatch)
+    monkeypatch.setattr(knowledge, "PROGRAM_FIRST_STEPS", 1)
+    monkeypatch.setattr(knowledge, "COVER_FIRST", 0.0)
     gk = GameKnowledge(pile_history())
     assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
     assert calls == [
@@ -442,22 +452,8 @@ def test_a_short_history_tries_the_covering_before_the_counting_rules(monkeypatc
     counting is replayed.  Where b missed fewer moves, there is no such try."""
     from games.epistemic import knowledge
 
-    for name in ("_ignorant", "_ignorant_among", "_witnessed", "_searched"):
-        monkeypatch.setattr(knowledge.GameKnowledge, name, lambda self, *a, **k: False)
-    calls = []
-    real = knowledge.GameKnowledge._covered
-
-    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
-        got = real(self, x, y, atom, seconds)
-        calls.append((x, y, atom.key, seconds, got))
-        return got
-
-    def replayed(self, agent):
-        raise AssertionError(f"{agent}'s counting replayed")
-
     counting = knowledge.GameKnowledge._seat_counting
-    monkeypatch.setattr(knowledge.GameKnowledge, "_covered", spy)
-    monkeypatch.setattr(knowledge.GameKnowledge, "_seat_counting", replayed)
+    calls = spied_covering(monkeypatch)
     h = pile_history()
     unseen = knowledge._unseen_moves(h, "z")
     assert len(h.steps) < knowledge.PROGRAM_FIRST_STEPS and unseen >= 1
