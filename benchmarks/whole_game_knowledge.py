@@ -721,6 +721,30 @@ with the rest of its budget at once, before the counting rules; runs from a clon
   BoerenBridge and ZPY 100%, classic BS 96%, BS-ZPY 83%, koth 71% (67% before); worst
   2.9 s a state in BS-ZPY, 1.2 s in the others.
 
+The session after (2e7ddf2: ``C_{x,y} has(L, C)`` by the places the pair watch, a kitty
+buried by x too; 4fb59b4-4d0cea0: a short first try of the covering on a shorter history
+where b missed 8 moves or more):
+
+* zpy5 at every 5th play (at 2e7ddf2, ``/tmp/s41/b/zpy5.jsonl``): 100% of 351 (99.1%
+  before: the three common-knowledge questions the kind quotient refused or timed out
+  on), median 0.006 s, worst 0.49 s a state and a query, peak 99 MiB; the same answers
+  on the 348 both answered;
+* boerenbridge at every 5th play (at 2e7ddf2, ``/tmp/s41/b/bb5.jsonl``): 100% of 1,260,
+  median 0.006 s, worst 0.13 s a state and 0.11 s a query;
+* zpy5 at every 5th play again at 4a7eb23 (``/tmp/s41/b/zpy5_final.jsonl``, beside the
+  project's tests): 100% of 351, the same answers, median 0.006 s, worst 0.65 s a state
+  and a query (0.51 s CPU), peak 99 MiB;
+* bs-koth at every 5th play (at 4fb59b4, the short try without the unseen moves'
+  condition, which does not change koth past its first plays; ``/tmp/s41/b/koth5_cs.jsonl``,
+  beside the project's tests): 85.8% of 711 (85.5% at the last run), median 0.026 s,
+  worst 1.82 s a state and 1.81 s a query, peak 131 MiB; the same answers on the 608 both
+  answered, 2 new, none lost;
+* bs-zpy: the short try measured on the 45 states of seeds 4, 7 and 13 under 120 events
+  (every 5th play): 2 of the 5 over the budget answered (seed 4 plays 35 and 40, 0.4 and
+  0.5 s), none lost; the whole run was not repeated.  The baseline routes were started
+  at every 5th play and stopped after 203 states (seeds 0-4; the probabilistic bot's
+  games take most of the time), too few to report.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
