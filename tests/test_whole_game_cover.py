@@ -468,3 +468,59 @@ def test_a_short_history_tries_the_covering_before_the_counting_rules(monkeypatc
     calls.clear()
     assert GameKnowledge(h).holds("K_x ~K_z has(y, A)") is True
     assert all(seconds != knowledge.COVER_SHORT for *_, seconds, _ in calls)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_too_few_cards_along_a_path_is_flagged_exactly(seed):
+    """The flag of :func:`~games.epistemic.cover._too_few_along` (several cards of any of
+    some kinds along several counts) can be 1 in a world of the seat exactly where the
+    copies each kind has at every count of the path, at most ``many`` each, add up to
+    fewer than ``many``: checked world by world, each world's numbers fixed in the
+    seat's program."""
+    from collections import Counter
+
+    from games.epistemic import cover
+
+    rng = random.Random(seed)
+    h = koth_history(seed, rng.randint(3, 7))
+    a = rng.choice(list(h.agents))
+    pa = SeatProgram(h, a)
+    n = len(h.steps)
+    path = [(rng.choice(list(h.locations)), rng.randrange(-1, n)) for _ in range(rng.randint(1, 3))]
+    kinds = sorted(rng.sample(range(len(h.deck)), rng.randint(1, len(h.deck))))
+    many = rng.randint(2, 3)
+    worlds = {}
+    for s in range(6):
+        w = pa.some_world(s)
+        if w is not None:
+            worlds[tuple(sorted(w.content().items()))] = w
+    n0, r0 = len(pa._lb), len(pa._rows)
+    flags: dict[int, int] = {}
+    cover._too_few_along(pa, path, kinds, many, flags)
+    if flags:
+        pa._row(flags, 1, float("inf"))
+    for w in worlds.values():
+        short = (
+            sum(
+                min(
+                    [many] + [Counter(w.content(i + 1)[where])[h.deck.name(y)] for where, i in path]
+                )
+                for y in kinds
+            )
+            < many
+        )
+        lb, ub = list(pa._lb), list(pa._ub)
+        for place, vs in pa._deal.items():
+            have = Counter(w.initial[place])
+            for kind, v in vs.items():
+                pa._lb[v] = pa._ub[v] = have[kind]
+        for i, vs in pa._moved.items():
+            have = Counter(w.steps[i].kinds)
+            for kind, v in vs.items():
+                pa._lb[v] = pa._ub[v] = have[kind]
+        flagged = bool(flags) and pa._solve({}) is not None
+        pa._lb[:], pa._ub[:] = lb, ub
+        assert flagged == short, (path, kinds, many)
+    del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
+    del pa._rows[r0:]

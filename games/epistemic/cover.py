@@ -560,7 +560,7 @@ def _cut(
         many = _one_path(diff, ys)
         theirs = [c for c in conds if c[2] in ys]
         one_count = len({c[:2] for c in theirs}) == 1 and sum(c[3] for c in theirs) == many
-        if many is not None and (one_count or (many == 1 and all(c[3] == 1 for c in theirs))):
+        if many is not None and (one_count or _along(theirs, many)):
             ways[frozenset(ys)] = many
     fixed = others - {y for ys in ways for y in ys}
 
@@ -594,6 +594,17 @@ def _cut(
     if not added:
         return _excluded(pa, conds, now, seen, loc, k, j, [])
     return added
+
+
+def _along(theirs: list[tuple[Any, int, int, int]], many: int) -> bool:
+    """Whether the conditions ``theirs`` of a group of kinds moved along one path ask each
+    kind for its share of the ``many`` cards at every count of the path (the same number
+    at each), so that any mix of kinds giving each count its cards meets them."""
+    share: dict[int, int] = {}
+    for _, _, kind, need in theirs:
+        if share.setdefault(kind, need) != need:
+            return False
+    return sum(share.values()) == many
 
 
 def _apart(
@@ -746,7 +757,7 @@ def _excluded(
     after the change (a change scaled to the world, see :func:`_scaled`)."""
     cp = pa.h.deck.copies
     terms: list[tuple[_Expr, int, int]] = list(extra or [])  # (count, need, most it can be)
-    paths: list[tuple[list[tuple[Any, int]], list[int]]] = []  # one card of a kind along
+    paths: list[tuple[list[tuple[Any, int]], list[int], int]] = []  # cards of kinds along
     for ys, many, kinds in general:
         theirs = [c for c in conds if c[2] in ys]
         conds = [c for c in conds if c[2] not in ys]
@@ -755,8 +766,8 @@ def _excluded(
             where, i = theirs[0][:2]
             e = _sum(_count(pa, where, i, x) for x in kinds)
             terms.append((e, many, sum(cp[x] for x in kinds)))
-        else:  # one card along several counts (checked by _cut)
-            paths.append(([c[:2] for c in theirs], kinds))
+        else:  # cards along several counts, each kind's share at each (checked by _cut)
+            paths.append((list(dict.fromkeys(c[:2] for c in theirs)), kinds, many))
     for where, i, kind, need in conds:
         terms.append((_count(pa, where, i, kind), need, cp[kind]))
     caps: list[tuple[_Expr, int]] = []  # (count, most it may be)
@@ -810,8 +821,11 @@ def _excluded(
         row[f] = -big
         pa._row(row, most + 1 - c - big, float("inf"))
         flags[f] = 1
-    for path, kinds in paths:
-        _no_kind_along(pa, path, kinds, flags)
+    for path, kinds, many in paths:
+        if many == 1:
+            _no_kind_along(pa, path, kinds, flags)
+        else:
+            _too_few_along(pa, path, kinds, many, flags)
     pa._row(flags, 1, float("inf"))
     return True
 
@@ -853,4 +867,50 @@ def _no_kind_along(
         rows.append((choices, 0, float("inf")))  # g = 1: some count without it
     for row, lo, hi in rows:
         pa._row(row, lo, hi)
+    flags[g] = 1
+
+
+def _too_few_along(
+    pa: SeatProgram, path: list[tuple[Any, int]], kinds: list[int], many: int, flags: dict[int, int]
+) -> None:
+    """Add a flag to ``flags`` that is 1 only where ``many`` cards of the kinds ``kinds``
+    cannot go along every count of ``path``: where the copies each kind has at every count
+    (at most ``many``) add up to fewer than ``many``.  Each kind's share ``u`` is at least
+    one of its counts along the path, or ``many`` (a 0/1 choice of which), so that the sum
+    of the shares can be below ``many`` only where it is so for the least counts; none
+    when the kinds there in every world of ``pa`` are enough (the flag could never be
+    1)."""
+    cp = pa.h.deck.copies
+    fixed = 0  # the shares of kinds at every count in the same number in every world
+    rows: list[tuple[dict[int, int], float, float]] = []
+    shares: dict[int, int] = {}
+    for y in kinds:
+        counts = [_count(pa, where, i, y) for where, i in path]
+        top = min([many] + [e[1] for e in counts if not e[0]])
+        if top <= 0:
+            continue  # never there at some count: this kind adds nothing
+        varying = [e for e in counts if e[0]]
+        if not varying:
+            fixed += top
+            continue
+        u = pa._var(0, top, integer=False)
+        choices = {pa._var(0, 1): 1 for _ in range(len(varying) + 1)}
+        for t, (coef, c) in zip(choices, varying, strict=False):
+            row = {v: -n for v, n in coef.items()}  # t = 1: u >= the count
+            row[u] = 1
+            row[t] = -cp[y]
+            rows.append((row, c - cp[y], float("inf")))
+        last = list(choices)[-1]  # t = 1: u >= top
+        rows.append(({u: 1, last: -top}, 0, float("inf")))
+        rows.append((choices, 1, float("inf")))
+        shares[u] = 1
+    if fixed >= many:
+        return  # enough copies at every count in every world
+    g = pa._var(0, 1)
+    big = sum(int(pa._ub[u]) for u in shares) + fixed + 1
+    row = dict(shares)
+    row[g] = big  # g = 1: the shares add up to fewer than many
+    rows.append((row, -float("inf"), many - 1 - fixed + big))
+    for r, lo, hi in rows:
+        pa._row(r, lo, hi)
     flags[g] = 1
