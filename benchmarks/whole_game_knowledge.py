@@ -745,6 +745,18 @@ where b missed 8 moves or more):
   at every 5th play and stopped after 203 states (seeds 0-4; the probabilistic bot's
   games take most of the time), too few to report.
 
+Then (b402141: the covering widens a group of other kinds whose cards go along several
+counts to any kinds for any number of cards, not one card only):
+
+* bs-koth at every 5th play (``/tmp/s41/b/koth5_path.jsonl``): 86.2% of 711 (613; 610
+  at 4fb59b4, 608 at the last stop), median 0.026 s, worst 1.95 s a state and 1.93 s a
+  query, peak 131 MiB; the same answers on the 610 both answered, 3 new, none lost;
+* sampled, each state in a process of its own with the 2 s budget, against the last
+  stop's runs: koth, seeds 0, 6, 8, 9, 15 and 16 past 120 events, 6 of 152 states over
+  the budget answered (0.8-1.6 s) and all 80 answered ones still answered; BS-ZPY, seeds
+  4, 7 and 13, 4 of 27 (2 of them the short try's), all 40; classic BS, seed 10, 3 of
+  16 (1.3-1.9 s), all 30; the same answers everywhere.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]

@@ -25,7 +25,9 @@ Each change is widened before it is cut off.  A condition another implies (a pla
 that only gains copies, or only loses them, between two steps) is dropped.  And the
 cards of another kind that the change moves along one path may be of any kind the
 change leaves alone, since what a seat observes is counted kind by kind: one condition
-left on them becomes a sum over those kinds, several a 0/1 choice per kind.  Measured
+left on them becomes a sum over those kinds, several a 0/1 choice per kind (for several
+cards, of which count bounds each kind's share; on koth seed 0 play 84, ``K_P0 ~K_P1
+has(P2, 1)``, true in 17 rounds, where with one card only 72 rounds in 78 s did not end).  Measured
 on 52-card koth, seed 0, play 59 (82 events, ``K_P3 ~K_P0 has(P1, 12)``, true): 11
 rounds and 1.0 s, where the changes as found took 37 rounds and 10 s.  Two widenings
 more: all groups of other kinds take any kind at once where they are taken from
