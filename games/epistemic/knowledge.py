@@ -153,6 +153,10 @@ COVER_FIRST = 1.0
 COVER_SHORT = 0.5
 COVER_SHORT_UNSEEN = 8
 
+#: Most ways of splitting a card's copies over the places a seat watches that
+#: :meth:`GameKnowledge._held_between` writes out as one formula.
+MAX_SPLITS = 4096
+
 #: The onlooker of exact counting who sees only what every seat sees (its
 #: knowledge holds in every world of the history).
 PUBLIC = "__public__"
@@ -555,8 +559,9 @@ class GameKnowledge:
         Then every world a chain of the pair's possibilities reaches has as many copies
         at ``L`` as now: a step of ``x`` keeps ``L`` as it is, a step of ``y`` keeps
         ``M``, so ``L``'s count too (the sum being common knowledge, it is the same in
-        every such world).  ``M`` is tried as every place ``y`` watches at once, then
-        one by one.  A sufficient condition: BoerenBridge's ``C_{South,West} has(West,
+        every such world).  ``M`` is tried as every place ``y`` watches at once (where
+        the ways to split the copies over them are at most :data:`MAX_SPLITS`), then one
+        by one.  A sufficient condition: BoerenBridge's ``C_{South,West} has(West,
         KS)`` after North and East showed out of spades, where neither the public nor
         the pair's shared view knows where the KS is (the local quotient took 2 s); in
         ZPY ``C_{P1,P2} has(kitty, 5S)`` where P2 buried a 5S, P4 played the other and
@@ -572,7 +577,9 @@ class GameKnowledge:
             if _watched(h, y, loc):
                 return True  # each step keeps L as it is
             places = [m for m in h.locations if m != loc and _watched(h, y, m)]
-            tries = [places] + ([[m] for m in places] if len(places) > 1 else [])
+            tries = [[m] for m in places]  # all at once first, where the ways to split are few
+            if len(places) > 1 and (h.deck.copies[k] + 1) ** len(places) <= MAX_SPLITS:
+                tries.insert(0, places)
             for ms in tries:
                 f = h.card_formula(_copies_sum(h, [loc, *ms], k))
                 shared = self._group_knows(members, f, union=False)
