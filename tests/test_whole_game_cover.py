@@ -524,29 +524,3 @@ def test_too_few_cards_along_a_path_is_flagged_exactly(seed):
         assert flagged == short, (path, kinds, many)
     del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
     del pa._rows[r0:]
-
-
-def test_cuts_share_their_flags_and_keep_them_between_tries():
-    """The 0/1 flags of the cuts are made once a loop and shared: on a small koth history
-    one flag is asked by several cuts, the answer agrees with the explicit model, and a
-    loop that goes on from the kept cuts finds the same flags under their new numbers."""
-    from collections import Counter
-
-    h = koth_history(24, 7)
-    atom = h.card_formula("has(y, B)")
-    cuts: dict = {}
-    got, _ = covered_ignorance(h, "x", "z", atom, time_limit=20, rounds=500, cuts=cuts)
-    assert got is holds(explicit_model(h), Know("x", Not(Know("z", atom)))) is True
-    flags = set(cuts["flags"].values())
-    asked = Counter(
-        v
-        for coef, lo, hi in cuts["rows"]
-        if (lo, hi) == (1, float("inf"))
-        for v in coef
-        if v in flags
-    )
-    assert max(asked.values()) >= 2, asked
-    again = dict(cuts)
-    assert covered_ignorance(h, "x", "z", atom, time_limit=20, cuts=again)[0] is True
-    assert len(again["flags"]) == len(cuts["flags"])
-    assert len(again["rows"]) == len(cuts["rows"])  # nothing asked twice

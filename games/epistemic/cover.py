@@ -123,21 +123,12 @@ def covered_ignorance(
     try:
         pa._bound(pa._counts[loc][k], j, cp[k])  # the atom holds
         n1, r1 = len(pa._lb), len(pa._rows)
-        pa._flags = {}  # type: ignore[attr-defined]  # the flags the cuts share (_flag)
         if cuts:  # the cuts of the last try, their own variables renumbered
-            base = cuts["base"]
-            shift = n1 - base
-
-            def moved(v: int) -> int:
-                return v + shift if v >= base else v
-
+            shift = n1 - cuts["base"]
             for lo_hi_int in cuts["vars"]:
                 pa._var(*lo_hi_int)
             for coef, lo, hi in cuts["rows"]:
-                pa._row({moved(v): n for v, n in coef.items()}, lo, hi)
-            for (coef, *rest), v in cuts.get("flags", {}).items():
-                key = (frozenset((moved(u), n) for u, n in coef), *rest)
-                pa._flags[key] = moved(v)  # type: ignore[attr-defined]
+                pa._row({v + shift if v >= cuts["base"] else v: n for v, n in coef.items()}, lo, hi)
         for _ in range(rounds):
             left = stop - time.monotonic()
             if left <= 0:
@@ -173,8 +164,6 @@ def covered_ignorance(
             cuts["base"] = n1
             cuts["vars"] = list(zip(pa._lb[n1:], pa._ub[n1:], map(bool, pa._int[n1:]), strict=True))
             cuts["rows"] = pa._rows[r1:]
-            cuts["flags"] = dict(getattr(pa, "_flags", {}))
-        pa.__dict__.pop("_flags", None)
         del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
         del pa._rows[r0:]
 
@@ -810,18 +799,30 @@ def _excluded(
         return False
     flags: dict[int, int] = {}
     for (coef, c), need, most_there in needs.values():  # flag = 1: fewer than it needs
+        f = pa._var(0, 1)
         big = most_there - need + 1  # the count is at most most_there
-        flags[_flag(pa, coef, c, big, need - 1 - c + big, upper=True)] = 1
+        row = dict(coef)
+        row[f] = big
+        pa._row(row, -float("inf"), need - 1 - c + big)
+        flags[f] = 1
     for (coef, c), most_seen in caps:  # flag = 1: more than it may be
         if not coef:
             if c > most_seen:
                 return False
             continue
-        flags[_flag(pa, coef, c, -(most_seen + 1), -c, upper=False)] = 1
+        f = pa._var(0, 1)
+        row = dict(coef)
+        row[f] = -(most_seen + 1)
+        pa._row(row, -c, float("inf"))
+        flags[f] = 1
     coef, c = end
     if coef and extra is None:  # flag = 1: more than that
+        f = pa._var(0, 1)
         big = max(1, most + 1)  # the count is at least none
-        flags[_flag(pa, coef, c, -big, most + 1 - c - big, upper=False)] = 1
+        row = dict(coef)
+        row[f] = -big
+        pa._row(row, most + 1 - c - big, float("inf"))
+        flags[f] = 1
     for path, kinds, many in paths:
         if many == 1:
             _no_kind_along(pa, path, kinds, flags)
@@ -837,27 +838,6 @@ def _sum(counts: Any) -> _Expr:
     for e in counts:
         total = _plus(total, e)
     return total
-
-
-def _flag(pa: SeatProgram, coef: dict[int, int], c: int, f: int, bound: int, *, upper: bool) -> int:
-    """A 0/1 variable of ``pa`` and its row ``coef . x + f * flag <= bound`` (``upper``) or
-    ``>= bound``: the count ``coef . x + c`` past a threshold where the flag is 1.  Made
-    once for the covering loop and shared by every cut that asks the same (``pa._flags``,
-    when the loop keeps one), so that the program grows by fewer rows and 0/1 choices."""
-    kept: dict[Any, int] | None = getattr(pa, "_flags", None)
-    key = (frozenset(coef.items()), c, f, bound, upper)
-    if kept is not None and key in kept:
-        return kept[key]
-    v = pa._var(0, 1)
-    row = dict(coef)
-    row[v] = f
-    if upper:
-        pa._row(row, -float("inf"), bound)
-    else:
-        pa._row(row, bound, float("inf"))
-    if kept is not None:
-        kept[key] = v
-    return v
 
 
 def _no_kind_along(
@@ -877,7 +857,11 @@ def _no_kind_along(
         for coef, c in counts:
             if not coef:
                 continue  # always there
-            choices[_flag(pa, coef, c, cp[y], cp[y] - c, upper=True)] = 1  # 1: none there
+            t = pa._var(0, 1)
+            row = dict(coef)
+            row[t] = cp[y]  # t = 1: none there
+            rows.append((row, -float("inf"), cp[y] - c))
+            choices[t] = 1
         if not choices:
             pa._ub[g] = 0  # this kind is at every count in every world
             return
