@@ -755,7 +755,16 @@ counts to any kinds for any number of cards, not one card only):
   stop's runs: koth, seeds 0, 6, 8, 9, 15 and 16 past 120 events, 6 of 152 states over
   the budget answered (0.8-1.6 s) and all 80 answered ones still answered; BS-ZPY, seeds
   4, 7 and 13, 4 of 27 (2 of them the short try's), all 40; classic BS, seed 10, 3 of
-  16 (1.3-1.9 s), all 30; the same answers everywhere.
+  16 (1.3-1.9 s), all 30; the same answers everywhere;
+* tried and reverted: the cuts sharing their 0/1 flags (made once a loop, at 9b45266).
+  The program grew less (koth seed 16 play 98: 2,051 rows after 33 rounds where 3,130
+  after 26), but koth at every 5th play answered 85.7% (609) and lost 6 states that
+  b402141 answers side by side in 0.8-1.9 s (seed 8 play 105: 6 rounds and 1.5 s for
+  the loop where 5 rounds and 0.7 s); reverted at 2053035;
+* bs-koth at every 5th play at 2053035, the covering as at b402141, beside the
+  project's tests (``/tmp/s41/b/koth5_end.jsonl``): 85.9% of 711 (611), median 0.026
+  s, worst 1.82 s a state and 1.81 s a query, peak 131 MiB; the same answers on the 611
+  both answered, 2 lost against b402141's run (1.4 and 1.75 s there).
 
 Run::
 
