@@ -194,3 +194,28 @@ def test_full_size_zpy_common_knowledge_of_a_buried_card_and_a_hand():
         gk = GameKnowledge(h)
         assert gk._held_between(pair, h.card_formula(text)) is True, (seed, play)
         assert gk.holds(f"C_{{{pair[0]},{pair[1]}}} {text}") is True and gk.route == "counting"
+
+
+def test_the_places_are_tried_together_only_where_the_splits_are_few(monkeypatch):
+    """ZPY seed 15 play 85: P2 watches its hand and the kitty it buried.  The rule asks
+    about both places together with P3's hand first; where the ways to split the copies
+    over them exceed ``MAX_SPLITS`` it asks about each place alone."""
+    from benchmarks.whole_game_knowledge import plays
+    from games.epistemic import knowledge
+
+    h = next(h for k, h in plays("zpy5", 15) if k == 85)
+    atom = h.card_formula("has(P3, 10H)")
+    asked: list[list[str]] = []
+    real = knowledge._copies_sum
+
+    def spy(h, places, k):
+        asked.append(list(places))
+        return real(h, places, k)
+
+    monkeypatch.setattr(knowledge, "_copies_sum", spy)
+    assert GameKnowledge(h)._held_between(("P2", "P3"), atom) is True
+    assert asked[0] == ["P3", "P2", "kitty"]
+    asked.clear()
+    monkeypatch.setattr(knowledge, "MAX_SPLITS", 1)
+    GameKnowledge(h)._held_between(("P2", "P3"), atom)
+    assert asked and all(len(places) == 2 for places in asked), asked
