@@ -27,8 +27,9 @@ cards of another kind that the change moves along one path may be of any kind th
 change leaves alone, since what a seat observes is counted kind by kind: one condition
 left on them becomes a sum over those kinds, several a 0/1 choice per kind (for several
 cards, of which count bounds each kind's share; on koth seed 0 play 84, ``K_P0 ~K_P1
-has(P2, 1)``, true in 17 rounds, where with one card only 72 rounds in 78 s did not end).  Measured
-on 52-card koth, seed 0, play 59 (82 events, ``K_P3 ~K_P0 has(P1, 12)``, true): 11
+has(P2, 1)``, true in 17 rounds, where with one card only 72 rounds in 78 s did not
+end).  Measured on 52-card koth, seed 0, play 59 (82 events, ``K_P3 ~K_P0 has(P1, 12)``,
+true): 11
 rounds and 1.0 s, where the changes as found took 37 rounds and 10 s.  Two widenings
 more: all groups of other kinds take any kind at once where they are taken from
 different counts, and where the change takes its last copies off the atom's place on one
@@ -896,15 +897,15 @@ def _too_few_along(
             fixed += top
             continue
         u = pa._var(0, top, integer=False)
-        choices = {pa._var(0, 1): 1 for _ in range(len(varying) + 1)}
-        for t, (coef, c) in zip(choices, varying, strict=False):
+        picks = [pa._var(0, 1) for _ in varying]
+        capped = pa._var(0, 1)
+        for t, (coef, c) in zip(picks, varying, strict=True):
             row = {v: -n for v, n in coef.items()}  # t = 1: u >= the count
             row[u] = 1
             row[t] = -cp[y]
             rows.append((row, c - cp[y], float("inf")))
-        last = list(choices)[-1]  # t = 1: u >= top
-        rows.append(({u: 1, last: -top}, 0, float("inf")))
-        rows.append((choices, 1, float("inf")))
+        rows.append(({u: 1, capped: -top}, 0, float("inf")))  # capped = 1: u >= top
+        rows.append(({t: 1 for t in [*picks, capped]}, 1, float("inf")))
         shares[u] = 1
     if fixed >= many:
         return  # enough copies at every count in every world

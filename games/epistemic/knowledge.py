@@ -578,7 +578,8 @@ class GameKnowledge:
                 return True  # each step keeps L as it is
             places = [m for m in h.locations if m != loc and _watched(h, y, m)]
             tries = [[m] for m in places]  # all at once first, where the ways to split are few
-            if len(places) > 1 and (h.deck.copies[k] + 1) ** len(places) <= MAX_SPLITS:
+            splits = (h.deck.copies[k] + 1) ** (len(places) + 1)  # what _copies_sum goes over
+            if len(places) > 1 and splits <= MAX_SPLITS:
                 tries.insert(0, places)
             for ms in tries:
                 f = h.card_formula(_copies_sum(h, [loc, *ms], k))
