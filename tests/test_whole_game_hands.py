@@ -244,3 +244,29 @@ def test_full_size_zpy_states_false_by_a_world_found():
     q = pick_query(h, 50)
     assert q["formulas"][0] == "K_P0 ~K_P1 has(P2, 10C)"
     assert gk.holds(q["formulas"][0]) is False and gk.route == "counting"
+
+
+def test_face_up_histories_ask_this_rule_before_the_swaps(monkeypatch):
+    """ZPY, 5 seats, seed 11 play 34: the benchmark's ``K_P4 ~K_P0 has(P1, 10C)`` is true by
+    this rule, which counts a few groups of kinds (milliseconds); the swaps of
+    :func:`swap_unknown` count the fewest copies of some 40 kinds at each place a partner
+    may lie and do not settle it (over a second).  The rule is asked first, so the swaps
+    are not asked at all."""
+    import games.epistemic.knowledge as knowledge
+    from benchmarks.whole_game_knowledge import pick_query, plays
+
+    h = next(h for k, h in plays("zpy5", 11) if k == 34)
+    q = pick_query(h, 34)
+    f = q["formulas"][0]
+    assert f == "K_P4 ~K_P0 has(P1, 10C)"
+    asked = []
+    swaps = knowledge.swap_unknown
+    monkeypatch.setattr(
+        knowledge, "swap_unknown", lambda *a, **k: asked.append(a) or swaps(*a, **k)
+    )
+    gk = GameKnowledge(h)
+    assert gk.holds(f) is True and gk.route == "counting"
+    assert asked == []
+    assert hand_unknown(
+        h, "P0", Atom("has", ("P1", "10C")), within="P4", knowledge=h.seat_counting("P4")
+    )

@@ -1772,12 +1772,14 @@ def _unknown_by_counting(
     before_dislodged: Callable[[], bool] | None = None,
 ) -> bool:
     """The rules of ``~K_agent atom`` in seat ``within``'s worlds that read its counting
-    ``kn`` (``None`` where counting does not take the history): :func:`swap_unknown`,
-    :func:`~games.epistemic.hands.hand_unknown`, then ``before_dislodged`` (another rule,
-    when given), then :func:`dislodged`, which counts whole distributions."""
+    ``kn`` (``None`` where counting does not take the history):
+    :func:`~games.epistemic.hands.hand_unknown` (histories played face up only, where it
+    counts a few groups of kinds), :func:`swap_unknown`, then ``before_dislodged``
+    (another rule, when given), then :func:`dislodged`, which counts whole
+    distributions."""
     return bool(
-        swap_unknown(h, agent, atom, within=within, knowledge=kn)
-        or hand_unknown(h, agent, atom, within=within, knowledge=kn)
+        hand_unknown(h, agent, atom, within=within, knowledge=kn)
+        or swap_unknown(h, agent, atom, within=within, knowledge=kn)
         or (before_dislodged is not None and before_dislodged())
         or (kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn))
     )
