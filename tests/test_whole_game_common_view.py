@@ -162,3 +162,65 @@ def test_full_size_depth_three_late_in_classic_bs():
     assert gk.holds(q["formulas"][0]) is True and gk.route == "counting"
     assert gk.holds(q["formulas"][1]) is False
     assert gk.holds("C_{P1,P3} ~K_P0 has(P1, 10C)") is True
+
+
+def covering_claims(seeds) -> tuple[int, int]:
+    """Every pair of seats, seat ``b`` and card atom of random, koth and BS histories:
+    where the covering of the pair's common view
+    (:func:`~games.epistemic.knowledge._covered_true`) claims that ``b`` never knows the
+    atom there, ``C_pair ~K_b atom`` holds in the explicit model; how many it claimed,
+    and how many of those neither the rules nor the counting of that view claim."""
+    from games.epistemic.knowledge import (
+        _capped,
+        _covered_true,
+        _unknown_by_counting,
+        _unknown_by_rules,
+    )
+
+    claimed = new = 0
+    for seed in seeds:
+        for h in (
+            random_history(seed, copies=seed % 2 == 0, events=8),
+            koth_history(seed, 6),
+            bs_history(seed, plays=6),
+        ):
+            pm = explicit_model(h)
+            for pair in itertools.combinations(h.agents, 2):
+                view = h.joined(pair)
+                kn = _capped(view.seat_counting(COMMON))
+                for b in h.agents:
+                    for atom in all_atoms(h):
+                        if _covered_true(view, b, atom):
+                            assert holds(pm, Common(pair, Not(Know(b, atom)))), (seed, pair, b)
+                            claimed += 1
+                            new += not (
+                                _unknown_by_rules(view, b, atom, COMMON)
+                                or _unknown_by_counting(view, b, atom, COMMON, kn)
+                            )
+    return claimed, new
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_the_covering_of_the_common_view_claims_only_common_knowledge(seed):
+    covering_claims([seed])
+
+
+def test_the_covering_of_the_common_view_adds_claims():
+    """Not vacuous: on seeds 0 and 1 the covering makes claims the rules and the counting
+    of the common view do not (51 of 921 when written)."""
+    claimed, new = covering_claims(range(2))
+    assert claimed > 200 and new > 10
+
+
+def test_full_size_depth_three_late_in_koth_by_the_covering():
+    """52-card koth, seed 0 after 104 plays (170 events; the benchmark's ``--depth 3`` query
+    at its 13th measured play): P2 does not know P3 holds a 10 in any world that agrees
+    with what P3 and P1 saw together, shown by covering that view's worlds; the rules
+    and counting of the view took 55 s to refuse it."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", 0) if k == 104)
+    gk = GameKnowledge(h)
+    assert gk.holds("K_P3 K_P1 ~K_P2 has(P3, 10)") is True and gk.route == "counting"
+    assert gk._unknown_among("P2", gk.formula("has(P3, 10)"), ("P3", "P1"), kept_only=True)

@@ -936,8 +936,10 @@ class GameKnowledge:
         """Whether seat ``agent`` does not know the card atom ``atom`` in any world that
         agrees with the true one on what every seat of ``group`` saw: the rules of
         :meth:`_unknown` within the worlds of the seat :meth:`CardHistory.joined` adds for
-        the group (kept; ``kept_only``: only an answer kept from before, else ``False``).
-        Then ``~K_agent atom`` is common knowledge of the group."""
+        the group, and the covering of that seat's worlds (:func:`_covered_true`; before
+        the counting on a history of :data:`PROGRAM_FIRST_STEPS` steps or more, after it
+        on a shorter one) (kept; ``kept_only``: only an answer kept from before, else
+        ``False``).  Then ``~K_agent atom`` is common knowledge of the group."""
         from games.epistemic.history import COMMON
 
         members = tuple(sorted(set(group)))
@@ -962,6 +964,10 @@ class GameKnowledge:
                 self._amongs[key] = False
                 return False
             found = _unknown_by_rules(h, agent, atom, COMMON)
+            # on a long history the covering before the counting that replays it
+            late = len(h.steps) >= PROGRAM_FIRST_STEPS
+            if not found and late:
+                found = _covered_true(h, agent, atom)
             if not found:
                 if members not in self._joined_counting:  # kept: other atoms, other seats
                     try:
@@ -970,6 +976,8 @@ class GameKnowledge:
                         self._joined_counting[members] = None
                 kn = self._joined_counting[members]
                 found = _unknown_by_counting(h, agent, atom, COMMON, kn)
+            if not found and not late:
+                found = _covered_true(h, agent, atom)
             self._amongs[key] = found
         return self._amongs[key]
 
@@ -1761,6 +1769,21 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
     if within is None:
         return False
     return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
+
+
+def _covered_true(h: CardHistory, agent: str, atom: Any) -> bool:
+    """Whether the covering (:func:`~games.epistemic.cover.covered_ignorance`, within
+    :data:`COVER_FIRST` seconds) shows that ``agent`` does not know ``atom`` in any world
+    of the seat :meth:`CardHistory.joined` adds to ``h``; ``False`` also where it does not
+    decide or finds a world where ``agent`` knows (one the group's operators need not
+    reach)."""
+    from games.epistemic.cover import covered_ignorance
+    from games.epistemic.history import COMMON
+
+    try:
+        return covered_ignorance(h, COMMON, agent, atom, time_limit=COVER_FIRST)[0] is True
+    except (SizeLimitError, GameError):
+        return False
 
 
 def _unknown_by_counting(
