@@ -29,11 +29,10 @@ left on them becomes a sum over those kinds, several a 0/1 choice per kind (for 
 cards, of which count bounds each kind's share; on koth seed 0 play 84, ``K_P0 ~K_P1
 has(P2, 1)``, true in 17 rounds, where with one card only 72 rounds in 78 s did not
 end).  Measured on 52-card koth, seed 0, play 59 (82 events, ``K_P3 ~K_P0 has(P1, 12)``,
-true): 11
-rounds and 1.0 s, where the changes as found took 37 rounds and 10 s.  Two widenings
-more: all groups of other kinds take any kind at once where they are taken from
-different counts, and where the change takes its last copies off the atom's place on one
-move, in place of cards of other kinds, that number follows the world (the place
+true): 11 rounds and 1.0 s, where the changes as found took 37 rounds and 10 s.  Two
+widenings more: all groups of other kinds take any kind at once where they are taken
+from different counts, and where the change takes its last copies off the atom's place
+on one move, in place of cards of other kinds, that number follows the world (the place
 holding ``E'`` copies where ``x`` holds ``E``, ``v + E' - E`` of them).  On koth seed 15
 play 66 the rounds in 10 s see 32 different changes in 37 rounds, where before 15 in 56.
 A unit is scaled past public observations that read no cell it passes through, and

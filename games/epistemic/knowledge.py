@@ -1774,9 +1774,9 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
 def _covered_true(h: CardHistory, agent: str, atom: Any) -> bool:
     """Whether the covering (:func:`~games.epistemic.cover.covered_ignorance`, within
     :data:`COVER_FIRST` seconds) shows that ``agent`` does not know ``atom`` in any world
-    of the seat :meth:`CardHistory.joined` adds to ``h``; ``False`` also where it does not
-    decide or finds a world where ``agent`` knows (one the group's operators need not
-    reach)."""
+    of the seat :data:`~games.epistemic.history.COMMON` of ``h``, a group's view made by
+    :meth:`CardHistory.joined`; ``False`` also where it does not decide or finds a world
+    where ``agent`` knows (one the group's operators need not reach)."""
     from games.epistemic.cover import covered_ignorance
     from games.epistemic.history import COMMON
 
