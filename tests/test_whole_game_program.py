@@ -10,6 +10,7 @@ koth history drops constraints and decides nothing either way.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from games.epistemic.knowledge import outplayed, outplayed_counted
 from games.epistemic.program import SeatProgram, seat_knows
 from games.errors import GameError
 from kripke import holds
+from kripke.errors import SizeLimitError
 from kripke.formulas import And, Common, Distributed, Know, KnowWhether, Not, Or
 from tests.test_epistemic import card_atom, random_history
 from tests.test_whole_game_copies import koth_history
@@ -379,3 +381,34 @@ def test_the_kept_matrix_is_the_rows_written_out(seed):
     assert (one is None) == (two is None)
     if one is not None and one.status == 0:
         assert one.fun == pytest.approx(two.fun)
+
+
+def test_probability_refused_where_counting_relaxes_says_so():
+    """koth seed 0 play 75: P3's counting dropped a constraint and the structure is too
+    wide, so no route weighs P3's deals exactly; the refusal names that, not only the
+    structure's width.  Where counting is exact, a formula about knowledge that holds
+    in some of the seat's worlds only is refused naming the shapes counting weighs."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", 0) if k == 75)
+    gk = GameKnowledge(h)
+    with pytest.raises(SizeLimitError, match="P3's deals dropped [0-9]+ joint constraint") as e:
+        gk.probability("P3", "has(P1, 8)")
+    assert "partial counts wide" in str(e.value)  # and the structure's refusal
+    with pytest.raises(SizeLimitError, match="P3's deals dropped"):
+        gk.count("P3")
+    # the same seat's certainties are still answered (by its integer program)
+    assert gk.probability("P0", "has(P2, 11) | has(play, 11#4)") == 1
+
+    # exact counting, the structure refused (max_width=1): z's probability that x
+    # does not hold the AS, so that x thinks y may hold it
+    small = CardHistory(
+        Deck(["AS", "KS", "QS", "JS", "AH", "KH"]),
+        {"x": "AS KS", "y": "QS JS", "z": "AH KH", "pile": ""},
+        ["x", "y", "z"],
+    ).then(Move("AS", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+    wide = GameKnowledge(small, max_width=1)
+    assert wide.probability("z", "has(y, AS)") == Fraction(3, 4)
+    with pytest.raises(SizeLimitError, match="z's probability of M_x has"):
+        wide.probability("z", "M_x has(y, AS)")
+    assert GameKnowledge(small).probability("z", "M_x has(y, AS)") == Fraction(3, 4)

@@ -1475,8 +1475,9 @@ class GameKnowledge:
                 return self.built.count_deals(self._class(seat), arrangements=arrangements)
             kn = ds.knowledge(self.agent(seat))
         # the programme weighs every deal by its arrangements unless asked for distinct ones
+        self._exactly(kn, None, seat)
         n = kn._engine(exact=True).total() if arrangements else kn.count()
-        return int(self._exactly(kn, n))
+        return int(n)
 
     def _exact_counting(self, seat: Any) -> Any:
         """``seat``'s counting knowledge when it is exact, else ``None``: a question about
@@ -1500,12 +1501,24 @@ class GameKnowledge:
             return None if p is None else p if exact else float(p)
         return kn.probability_of(g, exact=exact)
 
-    def _exactly(self, kn: Any, value: Any) -> Any:
-        """``value`` from counting knowledge ``kn``, or the structure's refusal when ``kn``
-        had to drop a constraint (its answers would be a bound, not exact)."""
+    def _exactly(self, kn: Any, value: Any, seat: Any = None) -> Any:
+        """``value`` from counting knowledge ``kn``, or a refusal when ``kn`` had to drop a
+        constraint (its answers would be a bound, not exact): :meth:`_refuse`."""
         if not kn.exact:
-            raise self._refusal
+            who = "the table" if seat is None else self.agent(seat)
+            raise self._refuse(
+                f"the counting of {who}'s deals dropped {kn.relaxations} joint "
+                f"constraint{'s' if kn.relaxations != 1 else ''} too large to keep "
+                "(a superset of the deals: a bound, not an exact count)"
+            )
         return value
+
+    def _refuse(self, why: str) -> SizeLimitError:
+        """A :class:`~kripke.errors.SizeLimitError` saying ``why`` exact counting does not
+        answer, and the structure's refusal (the route before it)."""
+        exc = SizeLimitError(f"{why}; and {self._refusal}")
+        exc.__cause__ = self._refusal
+        return exc
 
     def _counted_probability(self, ds: Any, seat: Any, g: Any, exact: bool) -> Any:
         """``seat``'s probability of ``g`` (read and :meth:`_simpler`) by exact counting."""
@@ -1519,7 +1532,14 @@ class GameKnowledge:
                     return Fraction(value) if exact else float(value)
             p = self._knowledge_share(ds, agent, g)
             if p is None:
-                raise self._refusal
+                kn0 = ds.knowledge(agent)
+                self._exactly(kn0, None, seat)
+                raise self._refuse(
+                    f"{agent}'s probability of {g} is between 0 and 1 and counting "
+                    "weighs a formula about knowledge only as K_b p where b sees every "
+                    "place p names, or K_b of one card atom where every card is played "
+                    "face up"
+                )
             return p if exact else float(p)
         kn = ds.knowledge(self.agent(seat))
         if not kn.exact:  # a bound only: 1 or 0 where the seat's integer program knows
@@ -1529,11 +1549,16 @@ class GameKnowledge:
                 if self._programmed(self.agent(seat), f2) is True:
                     return Fraction(value) if exact else float(value)
         if any("#" in a.args[1] for a in g.atoms()):
+            self._exactly(kn, None, seat)
             p = _copies_probability(kn, g)  # "at least k copies": one such atom or its negation
             if p is None:
-                raise self._refusal
-            return self._exactly(kn, p if exact else float(p))
-        return self._exactly(kn, kn.probability_of(g, exact=exact))
+                raise self._refuse(
+                    "counting weighs at-least-k-copies atoms one at a time (has(L, C#k) "
+                    f"or its negation) and within its table budget: not {g}"
+                )
+            return p if exact else float(p)
+        self._exactly(kn, None, seat)
+        return kn.probability_of(g, exact=exact)
 
     def _knowledge_share(self, ds: Any, agent: str, g: Any) -> Fraction | None:
         """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by counting,
@@ -1627,8 +1652,12 @@ class GameKnowledge:
             world of the seat: then 1 or 0; and ``K_b p`` or its negation
             where ``b`` always sees every place ``p`` is about, or where every
             card is played face up and ``p`` is one card atom,
-            :func:`~games.epistemic.hands.hand_knows_probability`), or more
-            deals than ``max_mixed`` are mixed.
+            :func:`~games.epistemic.hands.hand_knows_probability`), or when
+            the seat's counting had to drop a joint constraint too large to
+            keep (long face-down histories of BS: its deals are then a
+            superset, and only the probabilities 0 and 1 its integer program
+            shows are sure), or more deals than ``max_mixed`` are mixed.  The
+            message says which.
 
         Examples
         --------
