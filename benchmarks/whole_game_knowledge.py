@@ -47,6 +47,12 @@ width it accepts, the quotient only when the structure is refused;
 baseline``) measure every state on each, with the same query, in the same run,
 and report where their answers differ.
 
+``--ask probability`` asks, in place of the two formulas, seat ``a``'s exact
+probabilities (:meth:`GameKnowledge.probability`) of ``has(c, X)`` and of
+``K_b has(c, X)``, the same seats and card: the issue's "probabilities of knowledge
+formulas wherever ``holds`` works".  A refusal is recorded as ``size-limit``
+with its message (which names why counting does not weigh the formula).
+
 Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
 ZPY, 5 seats, one round), ``bs-zpy`` (one round).
@@ -915,10 +921,11 @@ BOTS: dict[str, str] = {
 }
 
 
-def pick_query(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
+def pick_query(h: Any, index: int, depth: int = 2, ask: str = "holds") -> dict[str, Any]:
     """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``:
     those of modal depth 2 of the module's text, or with ``depth=3``
-    ``K_c K_a ~K_b has(c, X)`` and ``M_c K_a K_b has(c, X)``.
+    ``K_c K_a ~K_b has(c, X)`` and ``M_c K_a K_b has(c, X)``, or with
+    ``ask="probability"`` ``a``'s probabilities of ``has(c, X)`` and ``K_b has(c, X)``.
 
     When no seat but ``a`` holds a card (the end of a BoerenBridge round),
     ``c`` is the first other location holding one.
@@ -954,16 +961,16 @@ def pick_query(h: Any, index: int, depth: int = 2) -> dict[str, Any]:
                         ds = None
                         continue
                     if not known:
-                        return _query(a, b, c, loc, x, True, depth)
+                        return _query(a, b, c, loc, x, True, depth, ask=ask)
     if fallback is None:  # the seats other than a hold nothing: a card elsewhere
         mine = set(h.owns[a])
         for loc in h.locations:
             if loc not in mine and content.get(loc):
                 x = sorted(content[loc])[0]
-                return _query(a, b, loc, loc, x, None, depth, agents[(index + 2) % n])
+                return _query(a, b, loc, loc, x, None, depth, agents[(index + 2) % n], ask)
         raise InvalidParameterError(f"no card outside {a}'s locations to ask about")
     c, loc, x = fallback
-    return _query(a, b, c, loc, x, None if ds is None else False, depth)
+    return _query(a, b, c, loc, x, None if ds is None else False, depth, ask=ask)
 
 
 def _query(
@@ -975,10 +982,15 @@ def _query(
     uncertain: bool | None,
     depth: int = 2,
     seat: str | None = None,
+    ask: str = "holds",
 ) -> dict[str, Any]:
-    """The query's record; ``seat``: the third seat of depth 3 when ``c`` is not a seat."""
+    """The query's record; ``seat``: the third seat of depth 3 when ``c`` is not a seat;
+    ``ask="probability"``: ``a``'s probabilities of ``has(c, X)`` and ``K_b has(c, X)``
+    (``Pr_a f``, see :func:`run_state`)."""
     p = f"has({loc}, {x})"
-    if depth == 3:
+    if ask == "probability":
+        formulas = [f"Pr_{a} {p}", f"Pr_{a} K_{b} {p}"]
+    elif depth == 3:
         e = seat or c
         formulas = [f"K_{e} K_{a} ~K_{b} {p}", f"M_{e} K_{a} K_{b} {p}"]
     else:
@@ -988,6 +1000,8 @@ def _query(
 
 def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
     """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds.
+    A formula ``Pr_a f`` asks seat ``a``'s exact probability of ``f``
+    (:meth:`GameKnowledge.probability`), its answer the fraction as text.
 
     ``route="structure-first"`` never asks the card-symmetry quotient before the
     knowledge structure (the routes before ``quotient_width``); ``route="baseline"``
@@ -1008,7 +1022,11 @@ def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, 
     try:
         for f in formulas:
             t1 = time.perf_counter()
-            out["answers"].append(gk.holds(f))
+            if f.startswith("Pr_"):  # "Pr_a f": a's probability of f, exact, as text
+                seat, g = f[3:].split(" ", 1)
+                out["answers"].append(str(gk.probability(seat, g)))
+            else:
+                out["answers"].append(gk.holds(f))
             out["query_s"].append(time.perf_counter() - t1)
             out["routes"].append(gk.route)
         out["status"] = "ok"
@@ -1046,14 +1064,14 @@ def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
     q.put(r)
 
 
-def _pick_one(h: Any, index: int, depth: int) -> dict[str, Any]:
+def _pick_one(h: Any, index: int, depth: int, ask: str = "holds") -> dict[str, Any]:
     """:func:`pick_query`, run in one pool process for the whole run: its counting (the
     uncertainty test) does not grow the process the states are forked from, so a
     state's peak memory is its own work over the parent's, and it builds each play's
     deal state on the last one's (:meth:`CardHistory.deal_state` keeps them), so
     choosing a query late in a long game does not replay the whole game."""
     try:
-        return pick_query(h, index, depth)
+        return pick_query(h, index, depth, ask)
     except InvalidParameterError as exc:
         return {"formulas": [], "error": str(exc)}
 
@@ -1167,6 +1185,12 @@ def main(argv: list[str] | None = None) -> int:
         default=2,
         help="3: ask K_c K_a ~K_b has(c, X) and M_c K_a K_b has(c, X) instead",
     )
+    ap.add_argument(
+        "--ask",
+        choices=["holds", "probability"],
+        default="holds",
+        help="probability: ask a's exact probabilities of has(c, X) and K_b has(c, X) instead",
+    )
     ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
     ap.add_argument(
         "--cold",
@@ -1184,7 +1208,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 r = json.loads(line)
                 key = (r["game"], r["bot"], r["route"], r["seed"], r["play"], r["every"])
-                done[(*key, r["budget"], r.get("depth", 2))] = r
+                done[(*key, r["budget"], r.get("depth", 2), r.get("ask", "holds"))] = r
             except (ValueError, KeyError, TypeError):
                 print(f"{args.out}:{n}: not a result line, ignored", file=sys.stderr)
     records: list[dict[str, Any]] = []
@@ -1203,13 +1227,16 @@ def main(argv: list[str] | None = None) -> int:
                     query: dict[str, Any] | None = None
                     for route in args.route:
                         key = (game, bot, route, seed, k, args.every, args.budget, args.depth)
+                        key += (args.ask,)
                         if key in done:
                             records.append(done[key])
                             continue
                         if query is None:
-                            query = picker.apply(_pick_one, (h, k // args.every, args.depth))
+                            query = picker.apply(
+                                _pick_one, (h, k // args.every, args.depth, args.ask)
+                            )
                         rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
-                        rec["every"], rec["depth"] = args.every, args.depth
+                        rec["every"], rec["depth"], rec["ask"] = args.every, args.depth, args.ask
                         rec |= {"budget": args.budget, "events": len(h.events)}
                         rec |= {"hidden_moves": _hidden(h), **query}
                         if query["formulas"]:
