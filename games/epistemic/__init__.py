@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.epistemic.estimate import Estimate, estimated_probability
 from games.epistemic.explicit import explicit_model
 from games.epistemic.history import (
     CardHistory,
@@ -35,6 +36,8 @@ __all__ = [
     "has_atom",
     "GameKnowledge",
     "Step",
+    "Estimate",
+    "estimated_probability",
     "seat_aliases",
     "seat_agent",
     "read_formula",

@@ -1523,14 +1523,8 @@ class GameKnowledge:
     def _counted_probability(self, ds: Any, seat: Any, g: Any, exact: bool) -> Any:
         """``seat``'s probability of ``g`` (read and :meth:`_simpler`) by exact counting."""
         if not g.is_propositional():
-            # about knowledge: 1 (0) where counting shows it true (false) in all seat's worlds
-            from kripke.formulas import Know, Not
-
             agent = self.agent(seat)
-            for f2, value in ((g, 1), (Not(g), 0)):
-                if self._by_counting(Know(agent, f2)) is True:
-                    return Fraction(value) if exact else float(value)
-            p = self._knowledge_share(ds, agent, g)
+            p = self._knowledge_counted(seat, g, exact, ds.knowledge(agent))
             if p is None:
                 kn0 = ds.knowledge(agent)
                 self._exactly(kn0, None, seat)
@@ -1540,7 +1534,7 @@ class GameKnowledge:
                     "place p names, or K_b of one card atom where every card is played "
                     "face up"
                 )
-            return p if exact else float(p)
+            return p
         kn = ds.knowledge(self.agent(seat))
         if not kn.exact:  # a bound only: 1 or 0 where the seat's integer program knows
             from kripke.formulas import Not
@@ -1560,8 +1554,24 @@ class GameKnowledge:
         self._exactly(kn, None, seat)
         return kn.probability_of(g, exact=exact)
 
-    def _knowledge_share(self, ds: Any, agent: str, g: Any) -> Fraction | None:
-        """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by counting,
+    def _knowledge_counted(self, seat: Any, g: Any, exact: bool, kn: Any = None) -> Any:
+        """``seat``'s probability of ``g``, a formula about knowledge, by counting alone,
+        or ``None``: 1 (0) where counting shows ``g`` true (false) in every world of the
+        seat (:meth:`_by_counting`), else the shapes of :meth:`_knowledge_share` read from
+        ``kn`` (default: the seat's counting, :meth:`_seat_counting`)."""
+        from kripke.formulas import Know, Not
+
+        agent = self.agent(seat)
+        for f2, value in ((g, 1), (Not(g), 0)):
+            if self._by_counting(Know(agent, f2)) is True:
+                return Fraction(value) if exact else float(value)
+        if kn is None:
+            kn = self._seat_counting(agent)
+        p = None if kn is None else self._knowledge_share(kn, agent, g)
+        return None if p is None else p if exact else float(p)
+
+    def _knowledge_share(self, kn: Any, agent: str, g: Any) -> Fraction | None:
+        """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by its counting ``kn``,
         or ``None``: where ``b`` always sees every place ``p`` is about, ``K_b p`` is ``p``;
         where every card is played face up, ``K_b has(L, C)`` is read from how many cards
         of some kinds ``b`` holds (:func:`~games.epistemic.hands.hand_knows_probability`)."""
@@ -1571,7 +1581,6 @@ class GameKnowledge:
         inner = g.arg if negated else g
         if not isinstance(inner, Know) or not inner.arg.is_propositional():
             return None
-        kn = ds.knowledge(agent)
         if not kn.exact or any("#" in a.args[1] for a in inner.arg.atoms()):
             return None
         p: Fraction | None = None
@@ -1598,6 +1607,8 @@ class GameKnowledge:
         """
         g = self._simpler(self.formula(f))
         p = self._share_counted(seat, g, exact)
+        if p is None and self.counting_first and not g.is_propositional():
+            p = self._knowledge_counted(seat, g, exact)
         if p is not None:
             return p, p
         ds = self._counting()
@@ -1680,6 +1691,10 @@ class GameKnowledge:
         p = self._share_counted(seat, g, exact)
         if p is not None:  # about the cards: the share of the seat's deals
             return p
+        if self.counting_first and not g.is_propositional():
+            p = self._knowledge_counted(seat, g, exact)  # before any structure is built
+            if p is not None:
+                return p
         ds = self._counting()
         if ds is not None:  # too wide for the structure: exact counting, first order only
             return self._counted_probability(ds, seat, g, exact)
@@ -1688,6 +1703,72 @@ class GameKnowledge:
             self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
         )
         return p if exact else float(p)
+
+    def probability_estimate(
+        self,
+        seat: Any,
+        f: Any,
+        *,
+        samples: int = 1000,
+        seed: int | None = None,
+        confidence: float = 0.95,
+        progress: bool = False,
+    ) -> Any:
+        """``seat``'s probability of ``f``, a formula about the cards, *estimated* from
+        ``samples`` drawn deals: for the states where :meth:`probability` refuses
+        because the seat's counting had to drop a constraint (long face-down histories
+        of BS).  Deals are drawn exactly from the counting's superset and kept where
+        the seat's integer program finds them possible, so the kept deals are draws
+        from the seat's own distribution (:mod:`games.epistemic.estimate`).
+
+        Returns
+        -------
+        games.epistemic.estimate.Estimate
+            The share of kept deals where ``f`` holds, its Wilson interval at
+            ``confidence``, and how many deals it rests on.  The same ``seed``
+            gives the same estimate.
+
+        Raises
+        ------
+        games.errors.InvalidParameterError
+            When ``f`` is about knowledge, or the history is one counting does not
+            take.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory, Move
+        >>> h = CardHistory(Deck(["A", "B", "C"], [1, 2, 2]),
+        ...                 {"x": "A B", "y": "B C", "z": "C", "pile": ""}, ["x", "y", "z"])
+        >>> gk = GameKnowledge(h.then(Move("C", "y", "pile", seen_by=["y"])))
+        >>> gk.probability("x", "has(pile, B)")
+        Fraction(1, 3)
+        >>> e = gk.probability_estimate("x", "has(pile, B)", samples=400, seed=1)
+        >>> e.low <= 1 / 3 <= e.high
+        True
+        """
+        from games.epistemic.estimate import estimated_probability
+
+        g = self._simpler(self.formula(f))
+        if not g.is_propositional():
+            raise InvalidParameterError(
+                f"an estimate weighs formulas about the cards; {g} is about knowledge"
+            )
+        agent = self.agent(seat)
+        kn = self._seat_counting(agent)
+        if kn is None:
+            raise InvalidParameterError("exact counting does not take this history")
+        return estimated_probability(
+            self.counted,
+            agent,
+            g,
+            samples=samples,
+            seed=seed,
+            confidence=confidence,
+            knowledge=kn,
+            own=True,
+            progress=progress,
+        )
 
     # --------------------------------------------------------------- steps
     def steps(self, *, incremental: bool = False) -> Iterator[Step]:
