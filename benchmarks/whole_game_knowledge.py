@@ -1226,10 +1226,10 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     query: dict[str, Any] | None = None
                     for route in args.route:
-                        key = (game, bot, route, seed, k, args.every, args.budget, args.depth)
-                        key += (args.ask,)
-                        if key in done:
-                            records.append(done[key])
+                        state = (game, bot, route, seed, k, args.every)
+                        options = (args.budget, args.depth, args.ask)
+                        if (*state, *options) in done:
+                            records.append(done[(*state, *options)])
                             continue
                         if query is None:
                             query = picker.apply(

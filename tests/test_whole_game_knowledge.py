@@ -138,3 +138,52 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         wgk.main(["--every", "0", "--out", str(tmp_path / "x")])
     with pytest.raises(SystemExit):
         wgk.main(["--games", "chess", "--out", str(tmp_path / "x")])
+
+
+def test_probability_queries_agree_with_the_explicit_model() -> None:
+    """``ask="probability"``: a's probabilities of has(c, X) and K_b has(c, X), as
+    fractions in text, equal to the explicit model's share of a's worlds (a deck
+    without copies: every deal weighs the same, shared among its histories)."""
+    from fractions import Fraction
+
+    h = _history()
+    for index in range(3):
+        q = wgk.pick_query(h, index, ask="probability")
+        a, b = q["a"], q["b"]
+        assert q["formulas"][0].startswith(f"Pr_{a} has(")
+        assert q["formulas"][1].startswith(f"Pr_{a} K_{b} has(")
+        r = wgk.run_state(h, q["formulas"])
+        assert r["status"] == "ok"
+        from games.epistemic import GameKnowledge
+
+        wide = GameKnowledge(h, counting_first=False)  # the structure's weights
+        for f, got in zip(q["formulas"], r["answers"], strict=True):
+            seat, g = f[3:].split(" ", 1)
+            assert Fraction(got) == wide.probability(seat, g)
+
+
+def test_a_short_probability_run_records_what_it_asked(tmp_path: Path) -> None:
+    from fractions import Fraction
+
+    out = tmp_path / "p.jsonl"
+    argv = ["--games", "boerenbridge", "--seeds", "3", "--every", "2", "--max-plays", "3"]
+    argv += ["--budget", "60", "--ask", "probability", "--out", str(out)]
+    assert wgk.main(argv) == 0
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["play"] for r in recs] == [0, 2] and {r["ask"] for r in recs} == {"probability"}
+    assert all(r["status"] == "ok" and 0 <= Fraction(r["answers"][0]) <= 1 for r in recs)
+    holds_argv = [x if x != "probability" else "holds" for x in argv]
+    assert wgk.main(holds_argv) == 0  # another question: measured, not taken from the file
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_estimate_benchmark_runs_where_counting_relaxes(tmp_path: Path) -> None:
+    from benchmarks import probability_estimate as pe
+
+    out = tmp_path / "e.jsonl"
+    argv = ["--games", "bs-classic", "--seeds", "0", "--every", "80", "--samples", "6"]
+    argv += ["--out", str(out)]
+    assert pe.main(argv) == 0
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert recs and all(r["drawn"] == 6 and r["kept"] <= 6 for r in recs)
+    assert "kept share" in pe.summarize(recs)
