@@ -21,7 +21,7 @@ from games.errors import (
     InvalidParameterError,
 )
 from kripke import holds, parse
-from kripke.errors import KripkeError, UnknownAtomError
+from kripke.errors import KripkeError, SizeLimitError, UnknownAtomError
 
 
 def _bridge_declarer():
@@ -336,3 +336,32 @@ def test_a_formula_without_atoms_that_is_not_written_as_a_constant():
     kn = h.seat_counting("x")
     assert kn.knows(And((TOP, TOP))) and not kn.knows(Not(TOP))
     assert kn.probability_of(Not(And((TOP, TOP)))) == 0
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_joint_count_distribution_agrees_with_conjunctions(seed):
+    """The joint counts of two cards at a location (a deck without copies), against the
+    probabilities of the four conjunctions of ``has(loc, x)``, ``has(loc, y)`` and their
+    negations counted as formulas."""
+    from tests.test_epistemic import random_history
+
+    h = random_history(seed, copies=False)
+    x, y = list(h.deck.names)[:2]
+    for agent in h.agents:
+        kn = h.seat_counting(agent)
+        for loc in h.locations:
+            joint = kn.joint_count_distribution([[x], [y]], loc, exact=True)
+            assert sum(joint.values()) == 1
+            for sx in (0, 1):
+                for sy in (0, 1):
+                    f = f"{'' if sx else '~'}has({loc}, {x}) & {'' if sy else '~'}has({loc}, {y})"
+                    want = kn.probability_of(h.card_formula(f), exact=True)
+                    assert joint.get((sx, sy), 0) == want, (seed, agent, loc, f)
+
+
+def test_joint_count_distribution_refuses_overlapping_groups():
+    k = DealKnowledge(Deck(["A", "B", "C"]), {"x": 2, "y": 1})
+    with pytest.raises(InvalidParameterError, match="card 'A' is in groups 0 and 1"):
+        k.joint_count_distribution(["A B", "A"], "x")
+    with pytest.raises(SizeLimitError, match="max_values=1"):
+        k.joint_count_distribution(["A", "B"], "x", max_values=1)

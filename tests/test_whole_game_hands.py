@@ -270,3 +270,31 @@ def test_face_up_histories_ask_this_rule_before_the_swaps(monkeypatch):
     assert hand_unknown(
         h, "P0", Atom("has", ("P1", "10C")), within="P4", knowledge=h.seat_counting("P4")
     )
+
+
+def test_several_groups_deciding_knowledge_are_weighed_jointly():
+    """Where more than one group of kinds decides whether b knows (Hall's condition
+    failing for several sets of places), the probability is read from their joint
+    count: on small face-up histories it is the structure's, and such cases occur."""
+    from games.epistemic.hands import _hall_events
+
+    several = 0
+    for seed in range(40):
+        for h in (suit_history(seed, events=2), kitty_history(seed, events=3)):
+            for a, b, atom, p, want in probability_pairs(h):
+                assert p == want, (seed, a, b, atom.key)
+                read = _hall_events(h, b, atom, within=a)
+                several += read is not None and len({k for k, _ in read[1]}) > 1 and 0 < p < 1
+    assert several >= 3
+
+
+def test_zpy_late_probability_of_knowledge_by_several_groups():
+    """ZPY seed 1 play 75 (the kitty buried by P2): P0's probability that P1 knows P2
+    holds a 2D is decided by three nested groups of kinds; it was refused before."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("zpy5", 1) if k == 75)
+    gk = GameKnowledge(h, max_width=1)  # the structure refused: counting alone
+    p = gk.probability("P0", "K_P1 has(P2, 2D)")
+    assert 0 < p < gk.probability("P0", "has(P2, 2D)")
+    assert gk.probability("P0", "~K_P1 has(P2, 2D)") == 1 - p

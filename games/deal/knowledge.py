@@ -1429,6 +1429,89 @@ class DealKnowledge:
                 out[v] = p if exact else float(p)
         return out
 
+    def joint_count_distribution(
+        self,
+        groups: Sequence[CardsLike],
+        locations: str | Iterable[str],
+        *,
+        exact: bool = False,
+        max_values: int = 200_000,
+    ) -> dict[tuple[int, ...], Any]:
+        """Joint distribution of the numbers of copies of each card set of ``groups``
+        (disjoint) held by ``locations`` together.
+
+        Counted as one :meth:`count_distribution` of a weighted sum, the copies of group
+        ``i`` weighing the product of the ranges of the groups before it (mixed radix),
+        so that each value of the sum is one tuple of counts.
+
+        Returns
+        -------
+        dict
+            ``{(n_0, n_1, ...): probability}`` over the tuples with a positive chance.
+
+        Raises
+        ------
+        InvalidParameterError
+            If a card is in two groups, or no group is given.
+        SizeLimitError
+            If the tuples' box (the product of the groups' ranges,
+            :meth:`count_range`) exceeds ``max_values``.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck(["A", "B", "C"], [2, 1, 1]), {"x": 2, "y": 2})
+        >>> k.show("x", ["C"])
+        >>> d = k.joint_count_distribution(["A", "B"], "x", exact=True)
+        >>> sorted((n, str(p)) for n, p in d.items())
+        [((0, 1), '1/3'), ((1, 0), '2/3')]
+        """
+        from kripke.errors import SizeLimitError
+
+        if not groups:
+            raise InvalidParameterError("no card set given")
+        sets = [self._cardset(g) for g in groups]
+        seen: dict[int, int] = {}
+        for i, ks in enumerate(sets):
+            for k in ks:
+                if k in seen:
+                    raise InvalidParameterError(
+                        f"card {self.deck.name(k)!r} is in groups {seen[k]} and {i}: "
+                        "the groups must be disjoint"
+                    )
+                seen[k] = i
+        ls = self._locset(locations)
+        spans = []
+        for ks in sets:
+            lo, hi = self._form_range(self._fold(_Form.make({(k, ll): 1 for k in ks for ll in ls})))
+            spans.append((max(0, lo), max(lo, hi)))
+        size = 1
+        weights = []
+        for lo, hi in spans:
+            weights.append(size)
+            size *= hi - lo + 1
+        if size > max_values:
+            raise SizeLimitError(
+                f"the joint distribution of {len(sets)} card sets would have {size:,} "
+                f"values, over max_values={max_values:,}"
+            )
+        form = _Form.make(
+            {(k, ll): w for ks, w in zip(sets, weights, strict=True) for k in ks for ll in ls}
+        )
+        eng = self._build(exact=exact, distinct=False, query=form, moments=False, stages=False)
+        out: dict[tuple[int, ...], Any] = {}
+        base = sum(w * lo for w, (lo, _) in zip(weights, spans, strict=True))
+        for v, p in eng.query_distribution().items():
+            if not p:
+                continue
+            rest = v - base
+            counts = []
+            for w, (lo, _) in reversed(list(zip(weights, spans, strict=True))):
+                counts.append(lo + rest // w)
+                rest %= w
+            out[tuple(reversed(counts))] = p if exact else float(p)
+        return out
+
     def _query_fits(self, cards: CardsLike, locations: str | Iterable[str]) -> bool:
         """Whether :meth:`count_distribution` of these cards and locations surely
         answers without dropping a constraint (no component of its programme

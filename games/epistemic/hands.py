@@ -201,14 +201,15 @@ def hand_knows_probability(
     h: CardHistory, agent: str, atom: Any, *, within: str, knowledge: Any
 ) -> Fraction | None:
     """Seat ``within``'s probability that ``agent`` knows the card atom ``atom``
-    (``has(L, C)``), exactly, in a history :func:`hand_unknown` reads, when one group of
-    kinds decides it: ``agent`` knows it exactly when its hand holds fewer than some
-    number of those cards (:func:`hand_unknown`'s Hall condition), whose distribution
-    ``within``'s exact counting ``knowledge`` gives.  The weights are the counting's: every
-    deal by its physical arrangements, as :meth:`GameKnowledge.probability` weighs a
-    deal; here every world with the same deal agrees, since what ``agent`` knows is read
-    from its hand.  ``None``: not read here (another shape of history, several groups
-    that decide it, or a count too wide).
+    (``has(L, C)``), exactly, in a history :func:`hand_unknown` reads: ``agent`` knows it
+    exactly when its hand holds fewer than some number of the cards of some group of
+    kinds (:func:`hand_unknown`'s Hall condition), whose distribution ``within``'s exact
+    counting ``knowledge`` gives (several groups: their joint distribution,
+    :meth:`~games.deal.DealKnowledge.joint_count_distribution`).  The weights are the
+    counting's: every deal by its physical arrangements, as
+    :meth:`GameKnowledge.probability` weighs a deal; here every world with the same deal
+    agrees, since what ``agent`` knows is read from its hand.  ``None``: not read here
+    (another shape of history, or a count too wide).
 
     Examples
     --------
@@ -241,16 +242,35 @@ def hand_knows_probability(
     ]
     if not events:
         return Fraction(0)
-    if len({kinds for kinds, _ in events}) != 1:
-        return None
-    kinds = events[0][0]
-    need = max(n for _, n in events)
-    names = [h.deck.name(k) for k in sorted(kinds)]
+    need: dict[frozenset[int], int] = {}
+    for kinds, n in events:
+        need[kinds] = max(n, need.get(kinds, 0))
+    if len(need) == 1:
+        ((kinds, most),) = need.items()
+        names = [h.deck.name(k) for k in sorted(kinds)]
+        try:
+            dist = knowledge.count_distribution(names, seen, exact=True)
+        except SizeLimitError:
+            return None
+        return Fraction(sum(dist[:most], Fraction(0)))
+    # several groups: the joint counts of the parts their kinds split into
+    groups = list(need)
+    parts: dict[tuple[bool, ...], list[str]] = {}
+    for k in sorted(frozenset().union(*groups)):
+        parts.setdefault(tuple(k in g for g in groups), []).append(h.deck.name(k))
+    keys = list(parts)
     try:
-        dist = knowledge.count_distribution(names, seen, exact=True)
+        joint = knowledge.joint_count_distribution([parts[c] for c in keys], seen, exact=True)
     except SizeLimitError:
         return None
-    return Fraction(sum(dist[:need], Fraction(0)))
+    p = Fraction(0)
+    for counts, q in joint.items():
+        held = [
+            sum(n for c, n in zip(keys, counts, strict=True) if c[i]) for i in range(len(groups))
+        ]
+        if any(n < need[g] for n, g in zip(held, groups, strict=True)):
+            p += q
+    return p
 
 
 def _hall_events(
