@@ -838,12 +838,36 @@ and after one after the other):
   state gained.  Of 14 states
   over the budget given 25 s alone, 5 are true (2 to 9 s), 2 false and 7 still open: the
   loop, not the rules around it, is what is left.
+* tried at depth 3 and left out: the group's counting before its covering on a long
+  history where that counting is kept from another question (as the seat's own rules
+  decide, ``_program_first``): on koth seed 0 plays 104, 200 and 300, every card of
+  ``P3`` asked in turn (``K_P3 K_P1 ~K_P2 has(P3, X)``), the same answers and no time
+  gained (106.8 s against 106.4 s, 14.6 s against 12.3 s, 111 s against 121 s);
+* bs-zpy, both routes in one run at every 5th play (``--route default baseline``, at
+  3f88095, beside two or three other runs on the 2 cores, ``/tmp/s43/bszpy_both.jsonl``;
+  seeds 0-13 complete when stopped): 81.7% of 497 against 82.5%, the same answers on the
+  404 both answered, median 0.019 s (0.028 s), worst 1.97 s (1.99 s); both routes answer
+  every state by counting (at 108 cards the structure and the kind quotient refuse at
+  once), so the 9 states one answers and the other does not are the load's;
+* ``--ask probability``, 20 games at every 5th play, 2 s a state (at bedefd9,
+  ``/tmp/s43/p6.jsonl``; BoerenBridge at 32f07bb, ``prob5_both.jsonl``): BoerenBridge 100%
+  of 1,260 on both routes; ZPY 100% of 351 (median 0.057 s, worst 0.38 s; 347 before
+  aa82957, the 4 others refused as a formula about knowledge strictly between 0 and 1);
+  classic BS 51.4% of 461, median 0.023 s, worst 0.57 s, against 47.1% for the routes of
+  the first measurement in the same run (20 over the budget, worst 1.42 s); the 224 left
+  are refusals, 187 where the seat's counting dropped a constraint and 37 formulas about
+  knowledge strictly between 0 and 1 in a face-down game; koth at every 10th play:
+  23.7% of 358, median
+  0.027 s, worst 1.48 s; 234 refused where the counting dropped a constraint (from play 30
+  on), 3 about knowledge, 36 over the budget.  Before bedefd9 a refused probability first replayed every seat's
+  counting (koth seed 0 play 200: 24 s a query, 5.7 s after);
 
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
         [--bot random] [--route structure-first] [--every 5] [--budget 30]
-        [--out whole_game_knowledge.jsonl] [--max-plays N]
+        [--out whole_game_knowledge.jsonl] [--max-plays N] [--depth 3]
+        [--ask probability]
 """
 
 from __future__ import annotations
