@@ -859,7 +859,10 @@ and after one after the other):
   knowledge strictly between 0 and 1 in a face-down game; koth at every 10th play:
   23.7% of 358, median
   0.027 s, worst 1.48 s; 234 refused where the counting dropped a constraint (from play 30
-  on), 3 about knowledge, 36 over the budget.  Before bedefd9 a refused probability first replayed every seat's
+  on), 3 about knowledge, 36 over the budget; BS-ZPY, seeds 0-3 (``p7.jsonl``, beside a
+  CI run): 61% of 140, median 0.54 s, worst 1.93 s; 26 refused where the counting
+  dropped a constraint, 6 about knowledge, 1 count too wide (66 tables of 7.8 M cells),
+  22 over the budget.  Before bedefd9 a refused probability first replayed every seat's
   counting (koth seed 0 play 200: 24 s a query, 5.7 s after);
 
 Run::
