@@ -1578,10 +1578,12 @@ class GameKnowledge:
         return None if p is None else p if exact else float(p)
 
     def _knowledge_share(self, kn: Any, agent: str, g: Any) -> Fraction | None:
-        """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by its counting ``kn``,
-        or ``None``: where ``b`` always sees every place ``p`` is about, ``K_b p`` is ``p``;
-        where every card is played face up, ``K_b has(L, C)`` is read from how many cards
-        of some kinds ``b`` holds (:func:`~games.epistemic.hands.hand_knows_probability`)."""
+        """``agent``'s exact probability of ``g`` = ``K_b p`` (or its negation) by its
+        counting ``kn``, or ``None``: where ``b`` always sees every place ``p`` is about,
+        ``K_b p`` is ``p``; where every card is played face up, ``K_b has(L, C)`` is read
+        from how many cards of some kinds ``b`` holds
+        (:func:`~games.epistemic.hands.hand_knows_probability`).  In both, what ``b``
+        knows is read from the deal, so every world with the same deal agrees."""
         from kripke.formulas import Atom, Know, Not
 
         negated = isinstance(g, Not)
