@@ -1534,7 +1534,7 @@ class GameKnowledge:
                     f"{agent}'s probability of {g} is between 0 and 1 and counting "
                     "weighs a formula about knowledge only as K_b p where b sees every "
                     "place p names, or K_b of one card atom where every card is played "
-                    "face up"
+                    "face up (probability_bounds gives exact bounds)"
                 )
             return p
         if not kn.exact:  # a bound only: 1 or 0 where the seat's integer program knows
@@ -1613,6 +1613,37 @@ class GameKnowledge:
         the deal decides); for a formula about other seats' knowledge, which
         depends on what they saw, they bound every probability one could
         give to the histories.
+
+        Where the knowledge structure is refused and exact counting does not
+        weigh ``f`` (a formula about knowledge that is true in some of the
+        seat's worlds and false in others, in long face-down games), the
+        bounds are wider but still exact: the shares of the seat's deals
+        where a formula about the cards that implies ``f`` holds, and where
+        one that ``f`` implies holds.  Each knowledge operator implies what
+        it knows and what holds is possible, so ``P(K_b p)`` lies between 0
+        and ``P(p)``, and ``P(~K_b p)`` between ``1 - P(p)`` and 1.
+
+        Raises
+        ------
+        kripke.errors.SizeLimitError
+            Where the seat's counting had to drop a constraint (its deals are
+            a superset: no share of them bounds the seat's probability), as
+            :meth:`probability` says.
+
+        Examples
+        --------
+        x puts a spade face down, y picks the pile up (as in :meth:`probability`);
+        without the structure (``max_width=1``) z's bounds come from counting:
+
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory, Move, MoveAll
+        >>> h = CardHistory(Deck(["AS", "KS", "QS", "JS", "AH", "KH"]),
+        ...                 {"x": "AS KS", "y": "QS JS", "z": "AH KH", "pile": ""}, ["x", "y", "z"])
+        >>> h = h.then(Move("AS", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+        >>> GameKnowledge(h, max_width=1).probability_bounds("z", "~K_x has(y, AS)")
+        (Fraction(1, 4), Fraction(1, 1))
+        >>> GameKnowledge(h).probability_bounds("z", "~K_x has(y, AS)")
+        (Fraction(1, 4), Fraction(1, 1))
         """
         g = self._simpler(self.formula(f))
         p = self._share_counted(seat, g, exact)
@@ -1622,7 +1653,14 @@ class GameKnowledge:
             return p, p
         kn = self._counting(seat)
         if kn is not None:  # too wide for the structure: exact counting, first order only
-            p = self._counted_probability(kn, seat, g, exact)
+            try:
+                p = self._counted_probability(kn, seat, g, exact)
+            except SizeLimitError:
+                if g.is_propositional() or not kn.exact:
+                    raise
+                # about knowledge, the shares of every and some history unknown: the
+                # wider bounds of formulas about the cards that imply g and that g implies
+                return self._sandwiched(kn, seat, g, exact)
             return p, p
         hs = self.built
         c = self._class(seat)
@@ -1635,6 +1673,22 @@ class GameKnowledge:
         if exact:
             return Fraction(every, total), Fraction(some, total)
         return every / total, some / total
+
+    def _sandwiched(self, kn: Any, seat: Any, g: Any, exact: bool) -> tuple[Any, Any]:
+        """Bounds on ``seat``'s probability of ``g``, a formula about knowledge, from its
+        exact counting ``kn``: the shares of its deals where the formulas about the cards
+        of :func:`_sandwich` hold (the one below implies ``g``, ``g`` implies the one
+        above)."""
+        from kripke.formulas import BOT, TOP
+
+        out = []
+        for x in _sandwich(g):
+            if x is TOP or x is BOT:
+                p: Any = Fraction(int(x is TOP))
+            else:
+                p = self._counted_probability(kn, seat, x, True)
+            out.append(p if exact else float(p))
+        return out[0], out[1]
 
     def probability(
         self, seat: Any, f: Any, *, exact: bool = True, max_mixed: int | None = None
@@ -1925,6 +1979,96 @@ def _unknown_by_counting(
         or (before_dislodged is not None and before_dislodged())
         or (kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn))
     )
+
+
+def _sandwich(f: Any) -> tuple[Any, Any]:
+    """Two formulas about the cards, ``(low, high)``, with ``low -> f`` and ``f -> high``
+    valid in every model of S5 knowledge with announcements: each knowledge operator
+    (``K``, ``E``, ``C``, ``D``) implies what it knows (truth), and what holds is
+    possible (``M``); a ``Kw`` may be either.  :data:`~kripke.formulas.TOP` and
+    :data:`~kripke.formulas.BOT` stand where nothing about the cards follows.  The
+    shares of a seat's deals where ``low`` and ``high`` hold bound every probability of
+    ``f`` from below and above.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> [str(x) for x in _sandwich(parse("~K_x has(y, AS)"))]
+    ['~has(y, AS)', 'top']
+    >>> [str(x) for x in _sandwich(parse("K_x has(y, AS) | M_z has(y, KS)"))]
+    ['has(y, KS)', 'top']
+    >>> [str(x) for x in _sandwich(parse("K_x has(y, AS) & M_z has(y, KS)"))]
+    ['bot', 'has(y, AS)']
+    """
+    from kripke.formulas import (
+        BOT,
+        TOP,
+        And,
+        Announce,
+        AnnounceDiamond,
+        Common,
+        Distributed,
+        Everybody,
+        Iff,
+        Implies,
+        Know,
+        KnowWhether,
+        Not,
+        Or,
+        Possible,
+    )
+
+    def neg(x: Any) -> Any:
+        return BOT if x is TOP else TOP if x is BOT else Not(x)
+
+    def conj(xs: list[Any]) -> Any:
+        if any(x is BOT for x in xs):
+            return BOT
+        xs = [x for x in xs if x is not TOP]
+        return TOP if not xs else xs[0] if len(xs) == 1 else And(tuple(xs))
+
+    def disj(xs: list[Any]) -> Any:
+        if any(x is TOP for x in xs):
+            return TOP
+        xs = [x for x in xs if x is not BOT]
+        return BOT if not xs else xs[0] if len(xs) == 1 else Or(tuple(xs))
+
+    def implies(a: Any, b: Any) -> tuple[Any, Any]:  # a -> b is ~a | b
+        (la, ua), (lb, ub) = go(a), go(b)
+        return disj([neg(ua), lb]), disj([neg(la), ub])
+
+    def go(g: Any) -> tuple[Any, Any]:
+        if g.is_propositional():
+            return g, g
+        match g:
+            case Not(a):
+                low, high = go(a)
+                return neg(high), neg(low)
+            case And(parts):
+                pairs = [go(x) for x in parts]
+                return conj([x[0] for x in pairs]), conj([x[1] for x in pairs])
+            case Or(parts):
+                pairs = [go(x) for x in parts]
+                return disj([x[0] for x in pairs]), disj([x[1] for x in pairs])
+            case Implies(a, b):
+                return implies(a, b)
+            case Iff(a, b):
+                (l1, u1), (l2, u2) = implies(a, b), implies(b, a)
+                return conj([l1, l2]), conj([u1, u2])
+            case Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a):
+                return BOT, go(a)[1]
+            case Possible(_, a):
+                return go(a)[0], TOP
+            case Announce(a, b):  # [!a] b is a -> b after a: the cards stay as they are
+                return implies(a, b)
+            case AnnounceDiamond(a, b):  # <!a> b is a & b after a
+                (la, ua), (lb, ub) = go(a), go(b)
+                return conj([la, lb]), conj([ua, ub])
+            case KnowWhether():
+                return BOT, TOP
+        return BOT, TOP
+
+    return go(f)
 
 
 def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:

@@ -1,0 +1,117 @@
+"""Bounds on a seat's probability of a formula about knowledge where the knowledge
+structure is refused and exact counting cannot weigh the formula
+(:meth:`GameKnowledge.probability_bounds`, :func:`games.epistemic.knowledge._sandwich`).
+
+Checked against the structure on small histories (an independent route: its bounds are
+the shares of deals where the formula holds in every and in some history, which the
+counting's bounds must hold), and at full size on classic BS, where
+:meth:`GameKnowledge.probability` refuses."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from games.epistemic import GameKnowledge
+from games.epistemic.knowledge import _sandwich
+from kripke.errors import SizeLimitError
+from kripke.formulas import BOT, TOP, Iff
+from kripke.parser import parse
+from tests.test_epistemic import card_atom, random_formula, random_history
+from tests.test_whole_game_dislodged import bs_history
+
+
+def checked(h, rng, formulas: int = 2) -> tuple[int, int]:
+    """For random depth-2 formulas at every seat of ``h``: the counting's bounds (the
+    structure refused, ``max_width=1``) hold the structure's bounds and its exact
+    probability.  Returns (formulas checked, of which the counting's bounds were
+    wider than a point)."""
+    full = GameKnowledge(h)
+    wide = GameKnowledge(h, max_width=1)
+    n = wider = 0
+    for a in h.agents:
+        for _ in range(formulas):
+            f = random_formula(rng, h, 2)
+            if rng.random() < 0.2:
+                f = Iff(f, card_atom(rng, h))
+            try:
+                low, high = wide.probability_bounds(a, f)
+            except SizeLimitError as e:  # at-least-k-copies atoms counted one at a time
+                assert "copies atoms" in str(e), str(e)
+                continue
+            every, some = full.probability_bounds(a, f)
+            p = full.probability(a, f)
+            assert 0 <= low <= every <= p <= some <= high <= 1, (a, str(f))
+            n += 1
+            wider += low < high
+    return n, wider
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_counting_bounds_hold_the_structures_on_random_histories(seed):
+    n, _ = checked(random_history(seed, copies=seed % 2 == 0, events=6), random.Random(seed))
+    assert n >= 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_counting_bounds_hold_the_structures_on_bs_histories(seed):
+    n, _ = checked(bs_history(seed, plays=4), random.Random(100 + seed))
+    assert n >= 1
+
+
+def test_not_vacuous():
+    """Some of the checked bounds are intervals, not points (formulas counting cannot
+    weigh exactly)."""
+    total = wider = 0
+    for seed in range(10):
+        n, w = checked(bs_history(seed, plays=4), random.Random(100 + seed))
+        total += n
+        wider += w
+    assert wider >= 3 and total >= 20
+
+
+def test_sandwich_of_each_operator():
+    """Each knowledge operator implies what it knows (its argument above it, nothing below);
+    what holds is possible (its argument below, nothing above); negation swaps."""
+    cases = {
+        "K_x has(y, A)": ("bot", "has(y, A)"),
+        "E_{x,y} has(y, A)": ("bot", "has(y, A)"),
+        "C_{x,y} has(y, A)": ("bot", "has(y, A)"),
+        "D_{x,y} has(y, A)": ("bot", "has(y, A)"),
+        "M_x has(y, A)": ("has(y, A)", "top"),
+        "~M_x has(y, A)": ("bot", "~has(y, A)"),
+        "Kw_x has(y, A)": ("bot", "top"),
+        "K_x has(y, A) -> has(z, B)": ("~has(y, A) | has(z, B)", "top"),
+        "[!has(z, B)] K_x has(y, A)": ("~has(z, B)", "~has(z, B) | has(y, A)"),
+        "has(z, B) & M_x K_y has(y, A)": ("bot", "has(z, B)"),
+    }
+    for text, want in cases.items():
+        got = tuple(str(x) for x in _sandwich(parse(text)))
+        assert got == want, (text, got)
+    assert _sandwich(parse("K_x has(y, A) | M_x has(y, A)")) == (
+        _sandwich(parse("has(y, A)"))[0],
+        TOP,
+    )
+    assert _sandwich(parse("K_x K_y has(y, A)"))[0] is BOT
+
+
+def test_full_size_classic_bs_where_probability_refuses():
+    """Classic BS seed 0 play 60: P0's counting is exact, and P0 cannot tell whether P1
+    saw the 2C go to P2 (``K_P1 has(P2, 2C)`` holds in some of P0's worlds only), so
+    ``probability`` refuses; the bounds are 0 and P0's probability that P2 holds the 2C,
+    and for the negation one minus that and 1."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-classic", 0) if k == 60)
+    gk = GameKnowledge(h)
+    with pytest.raises(SizeLimitError, match="probability_bounds gives exact bounds"):
+        gk.probability("P0", "K_P1 has(P2, 2C)")
+    p = gk.probability("P0", "has(P2, 2C)")
+    assert 0 < p < 1
+    assert gk.probability_bounds("P0", "K_P1 has(P2, 2C)") == (0, p)
+    assert gk.probability_bounds("P0", "~K_P1 has(P2, 2C)") == (1 - p, 1)
+    low, high = gk.probability_bounds("P0", "K_P1 has(P2, 2C)", exact=False)
+    assert low == 0.0 and high == pytest.approx(float(p))
+    assert isinstance(gk.probability_bounds("P0", "~K_P1 has(P2, 2C)")[0], Fraction)
