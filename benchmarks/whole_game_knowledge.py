@@ -52,6 +52,9 @@ probabilities (:meth:`GameKnowledge.probability`) of ``has(c, X)`` and of
 ``K_b has(c, X)``, the same seats and card: the issue's "probabilities of knowledge
 formulas wherever ``holds`` works".  A refusal is recorded as ``size-limit``
 with its message (which names why counting does not weigh the formula).
+``--ask bounds`` asks :meth:`GameKnowledge.probability_bounds` of the same two
+formulas (the answer ``low..high``, fractions as text): exact bounds where the
+probability of a formula about knowledge is refused but the seat's counting is exact.
 
 Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
@@ -870,7 +873,7 @@ Run::
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
         [--bot random] [--route structure-first] [--every 5] [--budget 30]
         [--out whole_game_knowledge.jsonl] [--max-plays N] [--depth 3]
-        [--ask probability]
+        [--ask probability | bounds]
 """
 
 from __future__ import annotations
@@ -952,7 +955,8 @@ def pick_query(h: Any, index: int, depth: int = 2, ask: str = "holds") -> dict[s
     """Seats ``a``, ``b``, ``c``, card ``X`` and the two formulas for play ``index``:
     those of modal depth 2 of the module's text, or with ``depth=3``
     ``K_c K_a ~K_b has(c, X)`` and ``M_c K_a K_b has(c, X)``, or with
-    ``ask="probability"`` ``a``'s probabilities of ``has(c, X)`` and ``K_b has(c, X)``.
+    ``ask="probability"`` ``a``'s probabilities of ``has(c, X)`` and ``K_b has(c, X)``
+    (``ask="bounds"``: their bounds).
 
     When no seat but ``a`` holds a card (the end of a BoerenBridge round),
     ``c`` is the first other location holding one.
@@ -1015,8 +1019,9 @@ def _query(
     ``ask="probability"``: ``a``'s probabilities of ``has(c, X)`` and ``K_b has(c, X)``
     (``Pr_a f``, see :func:`run_state`)."""
     p = f"has({loc}, {x})"
-    if ask == "probability":
-        formulas = [f"Pr_{a} {p}", f"Pr_{a} K_{b} {p}"]
+    if ask in ("probability", "bounds"):
+        op = "Pr" if ask == "probability" else "Bounds"
+        formulas = [f"{op}_{a} {p}", f"{op}_{a} K_{b} {p}"]
     elif depth == 3:
         e = seat or c
         formulas = [f"K_{e} K_{a} ~K_{b} {p}", f"M_{e} K_{a} K_{b} {p}"]
@@ -1028,7 +1033,8 @@ def _query(
 def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
     """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds.
     A formula ``Pr_a f`` asks seat ``a``'s exact probability of ``f``
-    (:meth:`GameKnowledge.probability`), its answer the fraction as text.
+    (:meth:`GameKnowledge.probability`), its answer the fraction as text; ``Bounds_a f``
+    its :meth:`GameKnowledge.probability_bounds`, the answer ``low..high``.
 
     ``route="structure-first"`` never asks the card-symmetry quotient before the
     knowledge structure (the routes before ``quotient_width``); ``route="baseline"``
@@ -1052,6 +1058,10 @@ def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, 
             if f.startswith("Pr_"):  # "Pr_a f": a's probability of f, exact, as text
                 seat, g = f[3:].split(" ", 1)
                 out["answers"].append(str(gk.probability(seat, g)))
+            elif f.startswith("Bounds_"):  # "Bounds_a f": a's probability_bounds of f
+                seat, g = f[7:].split(" ", 1)
+                low, high = gk.probability_bounds(seat, g)
+                out["answers"].append(f"{low}..{high}")
             else:
                 out["answers"].append(gk.holds(f))
             out["query_s"].append(time.perf_counter() - t1)
@@ -1214,9 +1224,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--ask",
-        choices=["holds", "probability"],
+        choices=["holds", "probability", "bounds"],
         default="holds",
-        help="probability: ask a's exact probabilities of has(c, X) and K_b has(c, X) instead",
+        help="probability: ask a's exact probabilities of has(c, X) and K_b has(c, X) "
+        "instead; bounds: their probability_bounds",
     )
     ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
     ap.add_argument(

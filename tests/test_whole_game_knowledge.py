@@ -162,6 +162,35 @@ def test_probability_queries_agree_with_the_explicit_model() -> None:
             assert Fraction(got) == wide.probability(seat, g)
 
 
+def test_bounds_queries_hold_the_explicit_models_probability() -> None:
+    """``ask="bounds"``: a's probability_bounds of the same two formulas, ``low..high``;
+    where the structure is refused (``max_width=1``, counting) the bounds hold the
+    structure's probability, and the card atom's are a point."""
+    from fractions import Fraction
+
+    from games.epistemic import GameKnowledge
+
+    h = _history()
+    for index in range(3):
+        q = wgk.pick_query(h, index, ask="bounds")
+        a, b = q["a"], q["b"]
+        assert q["formulas"][0].startswith(f"Bounds_{a} has(")
+        assert q["formulas"][1].startswith(f"Bounds_{a} K_{b} has(")
+        r = wgk.run_state(h, q["formulas"])
+        assert r["status"] == "ok"
+        wide = GameKnowledge(h, counting_first=False)  # the structure's weights
+        for f, got in zip(q["formulas"], r["answers"], strict=True):
+            seat, g = f[7:].split(" ", 1)
+            low, high = (Fraction(x) for x in got.split(".."))
+            assert low <= wide.probability(seat, g) <= high
+        low, high = r["answers"][0].split("..")
+        assert low == high
+        refused = GameKnowledge(h, max_width=1)
+        seat, g = q["formulas"][1][7:].split(" ", 1)
+        low, high = refused.probability_bounds(seat, g)
+        assert low <= wide.probability(seat, g) <= high
+
+
 def test_a_short_probability_run_records_what_it_asked(tmp_path: Path) -> None:
     from fractions import Fraction
 
