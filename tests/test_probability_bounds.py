@@ -38,7 +38,8 @@ def checked(h, rng, formulas: int = 2) -> tuple[int, int]:
                 f = Iff(f, card_atom(rng, h))
             try:
                 low, high = wide.probability_bounds(a, f)
-            except SizeLimitError as e:  # at-least-k-copies atoms counted one at a time
+            except SizeLimitError as e:  # a formula about the cards with several
+                # at-least-k-copies atoms: counted one at a time, refused as by probability
                 assert "copies atoms" in str(e), str(e)
                 continue
             every, some = full.probability_bounds(a, f)
@@ -115,3 +116,27 @@ def test_full_size_classic_bs_where_probability_refuses():
     low, high = gk.probability_bounds("P0", "K_P1 has(P2, 2C)", exact=False)
     assert low == 0.0 and high == pytest.approx(float(p))
     assert isinstance(gk.probability_bounds("P0", "~K_P1 has(P2, 2C)")[0], Fraction)
+
+
+def test_a_side_counting_does_not_weigh_is_no_bound():
+    """Where the formula about the cards above (or below) has several at-least-k-copies
+    atoms, which counting weighs one at a time, that side is no bound (1 above, 0
+    below); the other side still is."""
+    from games.cards import Deck
+    from games.epistemic.history import CardHistory, Move
+
+    h = CardHistory(
+        Deck(["A", "B", "C"], [2, 2, 1]),
+        {"x": "A B", "y": "A B", "z": "C", "pile": ""},
+        ["x", "y", "z"],
+    ).then(Move("A", "y", "pile", seen_by=["y"]))
+    gk = GameKnowledge(h, max_width=1)
+    two = "has(x, A#2) | has(y, B#2)"
+    with pytest.raises(SizeLimitError, match="copies atoms"):
+        gk.probability_bounds("z", two)
+    assert gk.probability_bounds("z", f"K_y ({two})") == (0, 1)
+    low, high = gk.probability_bounds("z", f"M_y ({two}) & has(pile, A)")
+    assert (low, high) == (0, gk.probability("z", "has(pile, A)")) and 0 < high < 1
+    full = GameKnowledge(h)
+    for f in (f"K_y ({two})", f"M_y ({two}) & has(pile, A)"):
+        assert 0 <= full.probability("z", f) <= 1

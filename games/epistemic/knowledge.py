@@ -1678,15 +1678,20 @@ class GameKnowledge:
         """Bounds on ``seat``'s probability of ``g``, a formula about knowledge, from its
         exact counting ``kn``: the shares of its deals where the formulas about the cards
         of :func:`_sandwich` hold (the one below implies ``g``, ``g`` implies the one
-        above)."""
+        above); 0 below or 1 above where counting does not weigh that formula (several
+        at-least-k-copies atoms)."""
         from kripke.formulas import BOT, TOP
 
         out = []
-        for x in _sandwich(g):
+        for side, x in enumerate(_sandwich(g)):
+            p: Any = Fraction(side)  # no bound: 0 below, 1 above
             if x is TOP or x is BOT:
-                p: Any = Fraction(int(x is TOP))
+                p = Fraction(int(x is TOP))
             else:
-                p = self._counted_probability(kn, seat, x, True)
+                try:
+                    p = self._counted_probability(kn, seat, x, True)
+                except SizeLimitError:  # several at-least-k-copies atoms: no bound there
+                    pass
             out.append(p if exact else float(p))
         return out[0], out[1]
 
