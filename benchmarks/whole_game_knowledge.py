@@ -867,6 +867,27 @@ and after one after the other):
   dropped a constraint, 6 about knowledge, 1 count too wide (66 tables of 7.8 M cells),
   22 over the budget.  Before bedefd9 a refused probability first replayed every seat's
   counting (koth seed 0 play 200: 24 s a query, 5.7 s after);
+* the session after (at 2868cb4, beside one or two other runs): BS-ZPY ``--ask
+  probability``, seeds 4-13 (``/tmp/s44/bszpy_prob.jsonl``; stopped in seed 14): 40.1% of
+  357, median 0.40 s, worst 1.89 s, peak 227 MiB; 159 refused where the counting dropped
+  a constraint, 22 about knowledge, 33 over the budget (with seeds 0-3: 45.9% of 497);
+  koth ``--ask probability --every 10 --route default baseline``, seeds 0-9, both routes
+  in the same run (``koth_prob.jsonl``): 17% of 236 against 12%, the same answers on the
+  29 both answered; ``--ask bounds`` (:meth:`GameKnowledge.probability_bounds`, exact
+  bounds where the probability of a formula about knowledge is refused and counting is
+  exact): classic BS at every 5th play of the 20 games 59.4% of 461 (274; the 37
+  formulas about knowledge as intervals 0.06-0.81 wide, median 0.30; the 187 left are the
+  relaxed counting's), median 0.023 s, worst 1.14 s; koth at every 10th play 25% of 358
+  (3 intervals; 202 relaxed, 68 over the budget under load).  Why the counting relaxes
+  (``DealKnowledge._merge_once``): the condition that some split of a merged pile exists
+  is a sum over kinds, or groups of kinds, of bounds that each read one kind's cells.  At
+  classic seed 0 play 78 (P0; the play of P2's 4 unseen cards joining P1's 3 in the pile)
+  it is a table over 10 axes, 2.8 M cells of which 48% are possible: kept with a 5 M
+  budget the state stays exact, and play 100 outgrows that too.  At koth seed 0 play 50
+  (P2; P0's 3 unseen cards joining the pile, where P0 was known to hold at least 2 of two
+  ranks and 1 of two others) Hall's condition is 162 choices of one bound per kind
+  (``_LOCAL_PICKS`` is 64); allowed 4,096, play 30 stays exact but play 50 carries 2,141
+  constraints and 150 relaxations, and play 70 takes 195 s to replay;
 
 Run::
 

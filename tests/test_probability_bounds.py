@@ -140,3 +140,59 @@ def test_a_side_counting_does_not_weigh_is_no_bound():
     full = GameKnowledge(h)
     for f in (f"K_y ({two})", f"M_y ({two}) & has(pile, A)"):
         assert 0 <= full.probability("z", f) <= 1
+
+
+def test_route_says_which_route_weighed_a_probability():
+    """``route`` after ``count``, ``probability`` and ``probability_bounds``: the structure
+    where it is built and weighs the worlds, counting where the seat's counting answers
+    (the structure refused, or a formula about the cards asked first), ``None`` after a
+    refusal."""
+    from games.cards import Deck
+    from games.epistemic.history import CardHistory, Move, MoveAll
+
+    h = CardHistory(
+        Deck(["AS", "KS", "QS", "JS", "AH", "KH"]),
+        {"x": "AS KS", "y": "QS JS", "z": "AH KH", "pile": ""},
+        ["x", "y", "z"],
+    ).then(Move("AS", "x", "pile", seen_by=["x"]), MoveAll("pile", "y", seen_by=["y"]))
+    gk = GameKnowledge(h)
+    assert gk.probability("z", "has(y, AS)") == Fraction(3, 4) and gk.route == "counting"
+    assert gk.probability("z", "K_x has(y, AS)") == Fraction(1, 4)
+    assert gk.route == "structure"
+    assert gk.probability_bounds("z", "K_x has(y, AS)") == (0, Fraction(3, 4))
+    assert gk.route == "structure"
+    assert gk.count("z") == 4 and gk.route == "counting"
+    wide = GameKnowledge(h, max_width=1)
+    assert wide.probability_bounds("z", "K_x has(y, AS)") == (0, Fraction(3, 4))
+    assert wide.route == "counting"
+    with pytest.raises(SizeLimitError):
+        wide.probability("z", "K_x has(y, AS)")
+    assert wide.route is None
+    assert wide.probability("x", "K_x has(y, AS)") == 1 and wide.route == "counting"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_introspection_by_counting_agrees_with_the_structure(seed):
+    """A seat's knowledge of its own knowledge (S5: ``K_a K_a p`` is ``K_a p``, ``K_a ~K_a
+    p`` is ``~K_a p``, ``K_a M_a p`` is ``M_a p``) is decided by its counting, with the
+    structure refused; the answers and the seat's probabilities (1 or 0) are the
+    structure's."""
+    h = random_history(seed, copies=seed % 2 == 0, events=6)
+    rng = random.Random(seed)
+    full = GameKnowledge(h, counting_first=False)
+    wide = GameKnowledge(h, max_width=1)
+    for a in h.agents:
+        p = card_atom(rng, h)
+        for f in (
+            f"K_{a} K_{a} {p}",
+            f"K_{a} ~K_{a} {p}",
+            f"K_{a} M_{a} {p}",
+            f"K_{a} Kw_{a} {p}",
+            f"K_{a} ~Kw_{a} {p}",
+            f"~K_{a} K_{a} ~{p}",
+        ):
+            assert wide.holds(f) == full.holds(f), (a, f)
+            assert wide.route == "counting", (a, f, wide.route)
+        for f in (f"K_{a} {p}", f"M_{a} {p}", f"Kw_{a} {p}"):
+            assert wide.probability(a, f) == full.probability(a, f) in (0, 1), (a, f)
+            assert wide.route == "counting"

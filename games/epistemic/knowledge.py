@@ -304,7 +304,10 @@ class GameKnowledge:
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
-        #: kind quotient of a deck with copies, :meth:`_by_kinds`).
+        #: kind quotient of a deck with copies, :meth:`_by_kinds`); for :meth:`count`,
+        #: :meth:`probability` and :meth:`probability_bounds`, ``"structure"`` (its worlds
+        #: weighed) or ``"counting"`` (the seat's exact counting, its integer program for
+        #: 1 and 0); ``None`` after a refusal.
         self.route: str | None = None
         #: Which route's refusal the last unanswered formula raised: ``"structure"`` or
         #: ``"quotient"`` (a card-symmetry or kind quotient, tried after the structure).
@@ -1058,6 +1061,17 @@ class GameKnowledge:
             g = _plain(g)
             if isinstance(g, Not) and isinstance(g.arg, Possible):  # ~M_b p is K_b ~p
                 g = Know(g.arg.agent, Not(g.arg.arg))
+            match g:  # introspection (S5): what the agent knows of its own knowledge
+                case Know(b, p) if b == agent:
+                    return know(agent, p)
+                case Not(Know(b, p)) if b == agent:
+                    return neg(know(agent, p))
+                case Possible(b, p) if b == agent:
+                    return neg(know(agent, Not(p)))
+                case KnowWhether(b, p) if b == agent:
+                    return either(know(agent, p), know(agent, Not(p)))
+                case Not(KnowWhether(b, p)) if b == agent:
+                    return both(neg(know(agent, p)), neg(know(agent, Not(p))))
             match g:  # b knows p exactly when p holds, where b sees all p is about
                 case Know(b, p) if self._in_view(p, b):
                     g = p
@@ -1471,14 +1485,18 @@ class GameKnowledge:
         >>> gk.probability("x", "has(y, A)")
         Fraction(1, 1)
         """
+        self.route = None
         kn = self._exact_counting(seat)
         if kn is None:
             kn = self._counting(seat)
             if kn is None:
-                return self.built.count_deals(self._class(seat), arrangements=arrangements)
+                n = self.built.count_deals(self._class(seat), arrangements=arrangements)
+                self.route = "structure"
+                return n
         # the programme weighs every deal by its arrangements unless asked for distinct ones
         self._exactly(kn, None, seat)
         n = kn._engine(exact=True).total() if arrangements else kn.count()
+        self.route = "counting"
         return int(n)
 
     def _exact_counting(self, seat: Any) -> Any:
@@ -1645,11 +1663,13 @@ class GameKnowledge:
         >>> GameKnowledge(h).probability_bounds("z", "~K_x has(y, AS)")
         (Fraction(1, 4), Fraction(1, 1))
         """
+        self.route = None
         g = self._simpler(self.formula(f))
         p = self._share_counted(seat, g, exact)
         if p is None and self.counting_first and not g.is_propositional():
             p = self._knowledge_counted(seat, g, exact)
         if p is not None:
+            self.route = "counting"
             return p, p
         kn = self._counting(seat)
         if kn is not None:  # too wide for the structure: exact counting, first order only
@@ -1660,7 +1680,10 @@ class GameKnowledge:
                     raise
                 # about knowledge, the shares of every and some history unknown: the
                 # wider bounds of formulas about the cards that imply g and that g implies
-                return self._sandwiched(kn, seat, g, exact)
+                bounds = self._sandwiched(kn, seat, g, exact)
+                self.route = "counting"
+                return bounds
+            self.route = "counting"
             return p, p
         hs = self.built
         c = self._class(seat)
@@ -1670,6 +1693,7 @@ class GameKnowledge:
         total = hs.weigh_deals(yes | no)
         every = hs.weigh_deals(yes & ~no)
         some = hs.weigh_deals(yes)
+        self.route = "structure"
         if exact:
             return Fraction(every, total), Fraction(some, total)
         return every / total, some / total
@@ -1755,22 +1779,24 @@ class GameKnowledge:
         >>> gk.probability_bounds("z", "K_x has(y, AS)")
         (Fraction(0, 1), Fraction(3, 4))
         """
+        self.route = None
         g = self._simpler(self.formula(f))
         p = self._share_counted(seat, g, exact)
-        if p is not None:  # about the cards: the share of the seat's deals
-            return p
-        if self.counting_first and not g.is_propositional():
+        if p is None and self.counting_first and not g.is_propositional():
             p = self._knowledge_counted(seat, g, exact)  # before any structure is built
-            if p is not None:
-                return p
-        kn = self._counting(seat)
-        if kn is not None:  # too wide for the structure: exact counting, first order only
-            return self._counted_probability(kn, seat, g, exact)
-        hs = self.built
-        p = hs.world_share(
-            self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
-        )
-        return p if exact else float(p)
+        if p is None:
+            kn = self._counting(seat)
+            if kn is None:
+                hs = self.built
+                p = hs.world_share(
+                    self._class(seat), hs.structure.truth(self.formula(f)), max_mixed=max_mixed
+                )
+                self.route = "structure"
+                return p if exact else float(p)
+            # too wide for the structure: exact counting, first order only
+            p = self._counted_probability(kn, seat, g, exact)
+        self.route = "counting"  # the share of the seat's deals, or 1 or 0 it knows
+        return p
 
     def probability_estimate(
         self,
