@@ -196,3 +196,21 @@ def test_introspection_by_counting_agrees_with_the_structure(seed):
         for f in (f"K_{a} {p}", f"M_{a} {p}", f"Kw_{a} {p}"):
             assert wide.probability(a, f) == full.probability(a, f) in (0, 1), (a, f)
             assert wide.route == "counting"
+
+
+def test_who_knows_shows_the_bounds_late_in_a_game():
+    """``visualize.who_knows`` on a game's knowledge reads ``probability_bounds``: late in
+    classic BS (seed 0 play 60), where the structure is refused, P0's cell for ``K_P1
+    has(P2, 2C)`` is the interval from 0 to P0's probability of the card (it raised
+    ``SizeLimitError`` before the bounds by counting)."""
+    from benchmarks.whole_game_knowledge import plays
+    from visualize import who_knows
+
+    h = next(h for k, h in plays("bs-classic", 0) if k == 60)
+    gk = GameKnowledge(h)
+    table = who_knows(gk, ["has(P2, 2C)", "K_P1 has(P2, 2C)"], agents=["P0"])
+    p = table.values[0][0]
+    assert 0 < p < 1
+    assert table.values[0][1] == (0, p)
+    assert table.cell_text(0, 1).startswith("P in [0, ")
+    assert table.truth[0] is True  # P2 holds the 2C at this state

@@ -565,11 +565,14 @@ def who_knows(
             raise VisualizeError(f"{len(labels)} labels for {len(formulas)} formulas")
         table = who_knows(target, formulas, agents)
         return KnowledgeTable(table.agents, tuple(map(str, labels)), table.values, table.truth)
+    # asked of the type: a game's ``pointed`` builds its knowledge structure, which a long
+    # game's knowledge refuses (its probabilities come from counting)
+    kind = type(target)
     if isinstance(target, Mapping) or (
-        hasattr(target, "knowledge") and hasattr(target, "holds") and hasattr(target, "agents")
+        hasattr(kind, "knowledge") and hasattr(kind, "holds") and hasattr(target, "agents")
     ):
         return _who_knows_deal(target, formulas, agents)
-    if hasattr(target, "probability_bounds") and hasattr(target, "pointed"):
+    if hasattr(kind, "probability_bounds") and hasattr(kind, "pointed"):
         return _who_knows_game(target, formulas, agents)
     if hasattr(target, "considered") and hasattr(target, "designated"):
         return _who_knows_symbolic(target, formulas, agents)
