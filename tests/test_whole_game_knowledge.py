@@ -140,6 +140,25 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         wgk.main(["--games", "chess", "--out", str(tmp_path / "x")])
 
 
+def _asked(h, index: int, ask: str, op: str):
+    """The benchmark's two questions ``op_a has(c, X)`` and ``op_a K_b has(c, X)`` at play
+    ``index`` of ``h``, run: ``[(seat, formula, answer text)]``, and the structure's
+    knowledge (``counting_first=False``: the structure's weights)."""
+    from games.epistemic import GameKnowledge
+
+    q = wgk.pick_query(h, index, ask=ask)
+    a, b = q["a"], q["b"]
+    assert q["formulas"][0].startswith(f"{op}_{a} has(")
+    assert q["formulas"][1].startswith(f"{op}_{a} K_{b} has(")
+    r = wgk.run_state(h, q["formulas"])
+    assert r["status"] == "ok"
+    asked = []
+    for f, got in zip(q["formulas"], r["answers"], strict=True):
+        seat, g = f[len(op) + 1 :].split(" ", 1)
+        asked.append((seat, g, got))
+    return asked, GameKnowledge(h, counting_first=False)
+
+
 def test_probability_queries_agree_with_the_explicit_model() -> None:
     """``ask="probability"``: a's probabilities of has(c, X) and K_b has(c, X), as
     fractions in text, equal to the explicit model's share of a's worlds (a deck
@@ -148,17 +167,8 @@ def test_probability_queries_agree_with_the_explicit_model() -> None:
 
     h = _history()
     for index in range(3):
-        q = wgk.pick_query(h, index, ask="probability")
-        a, b = q["a"], q["b"]
-        assert q["formulas"][0].startswith(f"Pr_{a} has(")
-        assert q["formulas"][1].startswith(f"Pr_{a} K_{b} has(")
-        r = wgk.run_state(h, q["formulas"])
-        assert r["status"] == "ok"
-        from games.epistemic import GameKnowledge
-
-        wide = GameKnowledge(h, counting_first=False)  # the structure's weights
-        for f, got in zip(q["formulas"], r["answers"], strict=True):
-            seat, g = f[3:].split(" ", 1)
+        asked, wide = _asked(h, index, "probability", "Pr")
+        for seat, g, got in asked:
             assert Fraction(got) == wide.probability(seat, g)
 
 
@@ -172,22 +182,14 @@ def test_bounds_queries_hold_the_explicit_models_probability() -> None:
 
     h = _history()
     for index in range(3):
-        q = wgk.pick_query(h, index, ask="bounds")
-        a, b = q["a"], q["b"]
-        assert q["formulas"][0].startswith(f"Bounds_{a} has(")
-        assert q["formulas"][1].startswith(f"Bounds_{a} K_{b} has(")
-        r = wgk.run_state(h, q["formulas"])
-        assert r["status"] == "ok"
-        wide = GameKnowledge(h, counting_first=False)  # the structure's weights
-        for f, got in zip(q["formulas"], r["answers"], strict=True):
-            seat, g = f[7:].split(" ", 1)
+        asked, wide = _asked(h, index, "bounds", "Bounds")
+        for seat, g, got in asked:
             low, high = (Fraction(x) for x in got.split(".."))
             assert low <= wide.probability(seat, g) <= high
-        low, high = r["answers"][0].split("..")
+        low, high = asked[0][2].split("..")
         assert low == high
-        refused = GameKnowledge(h, max_width=1)
-        seat, g = q["formulas"][1][7:].split(" ", 1)
-        low, high = refused.probability_bounds(seat, g)
+        seat, g, _ = asked[1]
+        low, high = GameKnowledge(h, max_width=1).probability_bounds(seat, g)
         assert low <= wide.probability(seat, g) <= high
 
 

@@ -2047,26 +2047,22 @@ def _sandwich(f: Any) -> tuple[Any, Any]:
         Not,
         Or,
         Possible,
+        conj,
+        disj,
     )
 
     def neg(x: Any) -> Any:
         return BOT if x is TOP else TOP if x is BOT else Not(x)
 
-    def conj(xs: list[Any]) -> Any:
-        if any(x is BOT for x in xs):
-            return BOT
-        xs = [x for x in xs if x is not TOP]
-        return TOP if not xs else xs[0] if len(xs) == 1 else And(tuple(xs))
+    def both(xs: list[Any]) -> Any:  # TOP and BOT folded away
+        return BOT if any(x is BOT for x in xs) else conj(x for x in xs if x is not TOP)
 
-    def disj(xs: list[Any]) -> Any:
-        if any(x is TOP for x in xs):
-            return TOP
-        xs = [x for x in xs if x is not BOT]
-        return BOT if not xs else xs[0] if len(xs) == 1 else Or(tuple(xs))
+    def either(xs: list[Any]) -> Any:
+        return TOP if any(x is TOP for x in xs) else disj(x for x in xs if x is not BOT)
 
     def implies(a: Any, b: Any) -> tuple[Any, Any]:  # a -> b is ~a | b
         (la, ua), (lb, ub) = go(a), go(b)
-        return disj([neg(ua), lb]), disj([neg(la), ub])
+        return either([neg(ua), lb]), either([neg(la), ub])
 
     def go(g: Any) -> tuple[Any, Any]:
         if g.is_propositional():
@@ -2077,15 +2073,15 @@ def _sandwich(f: Any) -> tuple[Any, Any]:
                 return neg(high), neg(low)
             case And(parts):
                 pairs = [go(x) for x in parts]
-                return conj([x[0] for x in pairs]), conj([x[1] for x in pairs])
+                return both([x[0] for x in pairs]), both([x[1] for x in pairs])
             case Or(parts):
                 pairs = [go(x) for x in parts]
-                return disj([x[0] for x in pairs]), disj([x[1] for x in pairs])
+                return either([x[0] for x in pairs]), either([x[1] for x in pairs])
             case Implies(a, b):
                 return implies(a, b)
             case Iff(a, b):
                 (l1, u1), (l2, u2) = implies(a, b), implies(b, a)
-                return conj([l1, l2]), conj([u1, u2])
+                return both([l1, l2]), both([u1, u2])
             case Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a):
                 return BOT, go(a)[1]
             case Possible(_, a):
@@ -2094,7 +2090,7 @@ def _sandwich(f: Any) -> tuple[Any, Any]:
                 return implies(a, b)
             case AnnounceDiamond(a, b):  # <!a> b is a & b after a
                 (la, ua), (lb, ub) = go(a), go(b)
-                return conj([la, lb]), conj([ua, ub])
+                return both([la, lb]), both([ua, ub])
             case KnowWhether():
                 return BOT, TOP
         return BOT, TOP
