@@ -353,6 +353,26 @@ def test_exact_counting_decides_soundly_when_the_structure_is_refused(seed, copi
                 assert narrow.probability(a, x) == full.probability(a, x), (seed, a, str(x))
 
 
+@pytest.mark.parametrize(
+    "seed,f",
+    [
+        # an announcement of a fact about the cards, reduced: z holds C in every world
+        # where the announcements are true
+        (3, "D_{z,x} [!~has(z, A)] [!has(y, B)] has(z, C)"),
+        # common knowledge of a formula that implies has(pile, C), which is false
+        (2, "C_{z,x,y} <!M_z has(y, C)> E_{y} has(pile, C)"),
+    ],
+)
+def test_counting_decides_knowledge_through_the_formulas_around_it(seed, f):
+    """``K_a g`` is decided from a formula about the cards that implies g (known: true)
+    or that g implies (not known: false); with the structure refused, counting answers
+    these as the explicit model does."""
+    h = random_history(seed, copies=False)
+    narrow = GameKnowledge(h, max_width=1)
+    g = narrow.formula(f)
+    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31))
 def test_stepping_event_by_event_agrees_with_building_each_prefix(seed):
