@@ -214,3 +214,35 @@ def test_who_knows_shows_the_bounds_late_in_a_game():
     assert table.values[0][1] == (0, p)
     assert table.cell_text(0, 1).startswith("P in [0, ")
     assert table.truth[0] is True  # P2 holds the 2C at this state
+
+
+def test_who_knows_refuses_one_cell_and_answers_the_rest():
+    """Classic BS seed 0 play 80: P0's and P3's counting dropped a joint constraint, so
+    their probabilities of ``has(P1, AS)`` are refused (a superset of their deals gives
+    no exact share and no bound); ``who_knows`` marks just those cells refused, with the
+    reason, and gives P1's and P2's probabilities, which equal ``probability``'s (the
+    whole table raised ``SizeLimitError`` before)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from benchmarks.whole_game_knowledge import plays
+    from visualize import Refused, draw_who_knows, who_knows
+
+    h = next(h for k, h in plays("bs-classic", 0) if k == 80)
+    gk = GameKnowledge(h)
+    with pytest.raises(SizeLimitError, match="dropped 1 joint constraint"):
+        gk.probability("P0", "has(P1, AS)")
+    table = who_knows(gk, ["has(P1, AS)"])
+    assert table.agents == ("P0", "P1", "P2", "P3")
+    cells = [row[0] for row in table.values]
+    for i in (0, 3):
+        assert isinstance(cells[i], Refused) and "dropped" in cells[i].why
+        assert table.cell_text(i, 0) == "refused"
+    assert cells[1] == gk.probability("P1", "has(P1, AS)") == 1
+    assert cells[2] == gk.probability("P2", "has(P1, AS)")
+    assert 0 < cells[2] < 1
+    assert table.truth == (True,)
+    assert 'title="the counting of P0' in table._repr_html_()
+    ax = draw_who_knows(table)
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "cell"]
+    assert texts.count("refused") == 2 and "knows" in texts

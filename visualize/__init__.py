@@ -42,6 +42,7 @@ from visualize.cards import (
 from visualize.errors import VisualizeError
 from visualize.knowledge import (
     KnowledgeTable,
+    Refused,
     draw_belief,
     draw_knowledge_timeline,
     draw_who_knows,
@@ -74,6 +75,7 @@ __all__ = [
     "replay_knowledge",
     "VisualizeError",
     "KnowledgeTable",
+    "Refused",
     "draw_belief",
     "draw_knowledge_timeline",
     "draw_who_knows",

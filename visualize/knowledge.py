@@ -54,6 +54,7 @@ __all__ = [
     "draw_belief",
     "draw_knowledge_timeline",
     "KnowledgeTable",
+    "Refused",
     "who_knows",
     "draw_who_knows",
 ]
@@ -454,6 +455,26 @@ def draw_knowledge_timeline(
 
 # ------------------------------------------------------------ who knows what
 @dataclass(frozen=True)
+class Refused:
+    """A cell of a :class:`KnowledgeTable` the knowledge would not answer exactly.
+
+    Late in a long face-down game a seat's exact counting may have to drop a
+    joint constraint too large to keep; its deals are then a superset of the
+    true ones, and a probability strictly between 0 and 1 read from them would
+    be neither exact nor a bound.  Such a cell holds the refusal's message
+    (``why``) instead of a number, and the rest of the table is still given.
+    """
+
+    why: str
+
+    def __str__(self) -> str:
+        return "refused"
+
+
+Cell = Probability | tuple[Probability, Probability] | Refused | None
+
+
+@dataclass(frozen=True)
 class KnowledgeTable:
     """Each agent's probability of each formula, and the formulas' actual truth.
 
@@ -461,21 +482,25 @@ class KnowledgeTable:
     ``formulas[j]`` holds: 1 when it knows the formula, 0 when it knows its
     negation, ``None`` when it considers no world possible, and a pair
     ``(low, high)`` when only bounds are defined (a game's formula about what
-    other seats saw, see :meth:`games.epistemic.GameKnowledge.probability_bounds`).
-    ``truth[j]`` is the formula's value at the actual world (``None`` if
-    unknown).
+    other seats saw, see :meth:`games.epistemic.GameKnowledge.probability_bounds`),
+    and a :class:`Refused` cell, with the reason, where a game's knowledge
+    would not answer exactly.  ``truth[j]`` is the formula's value at the
+    actual world (``None`` if unknown or refused).
     """
 
     agents: tuple[str, ...]
     formulas: tuple[str, ...]
-    values: tuple[tuple[Probability | tuple[Probability, Probability] | None, ...], ...]
+    values: tuple[tuple[Cell, ...], ...]
     truth: tuple[bool | None, ...] = field(default=())
 
     def cell_text(self, i: int, j: int) -> str:
-        """``"knows"``, ``"knows it's false"``, a probability such as ``"P = 1/3"``, or ``"—"``."""
+        """``"knows"``, ``"knows it's false"``, a probability such as ``"P = 1/3"``, an
+        interval ``"P in [0, 1/3]"``, ``"refused"`` or ``"—"``."""
         v = self.values[i][j]
         if v is None:
             return "—"
+        if isinstance(v, Refused):
+            return str(v)
         if isinstance(v, tuple):
             lo, hi = (format_probability(x) or "0" for x in v)
             return f"P in [{lo}, {hi}]"
@@ -496,9 +521,10 @@ class KnowledgeTable:
             rows.append(f"<tr><th>actual world</th>{cells}</tr>")
         for i, a in enumerate(self.agents):
             cells = "".join(
-                f'<td style="background:{_cell_color(self.values[i][j])}">'
-                f"{html.escape(self.cell_text(i, j))}</td>"
-                for j in range(len(self.formulas))
+                f'<td style="background:{_cell_color(v)}"'
+                + (f' title="{html.escape(v.why)}"' if isinstance(v, Refused) else "")
+                + f">{html.escape(self.cell_text(i, j))}</td>"
+                for j, v in enumerate(self.values[i])
             )
             rows.append(f"<tr><th>{html.escape(a)}</th>{cells}</tr>")
         return f"<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
@@ -509,9 +535,11 @@ _KNOWS_CMAP = LinearSegmentedColormap.from_list(
 )
 
 
-def _cell_color(v: Probability | tuple[Probability, Probability] | None) -> str:
+def _cell_color(v: Cell) -> str:
     if v is None:
         return "#EEEEEE"
+    if isinstance(v, Refused):
+        return "#D9D9D9"
     if isinstance(v, tuple):
         v = (v[0] + v[1]) / 2
         v = min(max(v, 0.001), 0.999)  # an interval is never shown as knowledge
@@ -536,7 +564,10 @@ def who_knows(
         holds (every possible world equally likely).  On a game's knowledge
         (``state.knowledge()``), it is the share of the deals the seat
         considers possible, or the pair of bounds when the formula speaks of
-        what other seats saw.  On a card deal, it is the
+        what other seats saw; a cell the game's knowledge refuses (a seat
+        whose counting had to drop a constraint, late in a long face-down
+        game) is a :class:`Refused` with the reason, and only that cell is
+        missing from the table.  On a card deal, it is the
         exact probability of the deal-knowledge module (propositional
         formulas over ``has(location, card)``); a :class:`~games.deal.DealState`
         also gives the formulas' truth in the true deal.  Either way 1 means
@@ -625,18 +656,29 @@ def _who_knows_symbolic(
 def _who_knows_game(
     target: Any, formulas: Sequence[Formula | str], agents: Sequence[Any] | None
 ) -> KnowledgeTable:
+    from kripke.errors import SizeLimitError
+
     fs = [target.formula(f) for f in formulas]
     seats = list(target.agents) if agents is None else [target.agent(a) for a in agents]
     values = []
     for a in seats:
-        row: list[Probability | tuple[Probability, Probability]] = []
+        row: list[Cell] = []
         for f in fs:
-            lo, hi = target.probability_bounds(a, f)
+            try:
+                lo, hi = target.probability_bounds(a, f)
+            except SizeLimitError as e:  # this cell only: the others are still answered
+                row.append(Refused(str(e)))
+                continue
             row.append(lo if lo == hi else (lo, hi))
         values.append(tuple(row))
-    truth = tuple(bool(target.holds(f)) for f in fs)
+    truth: list[bool | None] = []
+    for f in fs:
+        try:
+            truth.append(bool(target.holds(f)))
+        except SizeLimitError:
+            truth.append(None)
     return KnowledgeTable(
-        tuple(str(a) for a in seats), tuple(str(f) for f in formulas), tuple(values), truth
+        tuple(str(a) for a in seats), tuple(str(f) for f in formulas), tuple(values), tuple(truth)
     )
 
 
@@ -731,7 +773,7 @@ def draw_who_knows(
                     gid="cell-box",
                 )
             )
-            dark = v is not None and not isinstance(v, tuple) and (v == 1 or v == 0)
+            dark = v is not None and not isinstance(v, tuple | Refused) and (v == 1 or v == 0)
             ax.text(
                 j + 0.5,
                 y + 0.5,
