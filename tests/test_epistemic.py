@@ -373,6 +373,33 @@ def test_counting_decides_knowledge_through_the_formulas_around_it(seed, f):
     assert narrow._by_counting(g) is holds(explicit_model(h), g)
 
 
+@pytest.mark.parametrize(
+    "f",
+    [
+        # the pile holds one card: nobody can think it holds both A's, so every seat
+        # knows whether it does, in every world
+        "E_{x,y,z} Kw_z has(pile, A#2)",
+        "K_y Kw_z has(pile, A#2)",
+        # a true announcement keeps the true state, where has(pile, B) is false
+        "<!Kw_y has(x, A#2)> E_{x,y,z} has(pile, B)",
+        # z sees its own hand in every world, before and after any announcement
+        "[!M_x has(y, B)] Kw_z has(z, C)",
+        "<!M_x has(y, B)> Kw_z has(z, B)",
+        "<!K_x has(pile, A)> K_y Kw_z has(z, B)",
+    ],
+)
+def test_counting_decides_what_every_world_settles(f):
+    """Knowing whether what the public events settle, and announcements whose
+    argument holds in every world or is refuted at the true state, are decided by
+    counting alone (the structure refused) as the explicit model decides them."""
+    deck = Deck(["A", "B", "C"], [2, 2, 1])
+    h = CardHistory(deck, {"x": ["A", "B"], "y": ["A", "C"], "z": ["B"], "pile": []}, AGENTS)
+    h = h.then(Move(["A"], "x", "pile", seen_by=["x"]))
+    narrow = GameKnowledge(h, max_width=1)
+    g = narrow.formula(f)
+    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31))
 def test_stepping_event_by_event_agrees_with_building_each_prefix(seed):

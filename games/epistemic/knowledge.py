@@ -795,6 +795,10 @@ class GameKnowledge:
                 self._in_view(a, PUBLIC) or self._in_view(a, b)
             ):
                 return True  # b sees every place a is about, in every world
+            case KnowWhether(_, a) if a.is_propositional() and (
+                self._knows(PUBLIC, a) or self._knows(PUBLIC, Not(a))
+            ):
+                return True  # the public events settle a: every seat knows whether it
             case Know(_, a) | Everybody(_, a) | Common(_, a):
                 return self._valid(a)
             case Not(Everybody(group, a) | Common(group, a)) if any(
@@ -1044,6 +1048,32 @@ class GameKnowledge:
                 return isinstance(f, Announce)
             if said is True and f.arg.is_propositional():
                 return self._by_counting(f.arg)
+
+            def lasting(g: Any) -> bool:  # true in every world, and so after any
+                # announcement: what the public events settle, or a seat sees
+                match g:
+                    case Know(_, a) | KnowWhether(_, a) | Everybody(_, a) | Common(_, a) if (
+                        a.is_propositional()
+                    ):
+                        return self._valid(g) is True
+                    case Know(_, a) | Everybody(_, a) | Common(_, a):
+                        return lasting(a)  # what holds in every world is known there
+                    case And(args):
+                        return all(lasting(a) for a in args)
+                return False
+
+            if said is True or isinstance(f, Announce):
+                if lasting(f.arg):
+                    return True
+            # the formulas about the cards around f (low -> f -> high in every model),
+            # at the true state, which no announcement changes (koth seed 1 play 16:
+            # <!Kw_P1 has(P2, 12#4)> E_G has(pile, 1) with has(pile, 1) false, where the
+            # kind quotient took 18 s to refuse)
+            low, high = _sandwich(f)
+            if low is TOP or low is not BOT and self.history._holds_now(low):
+                return True
+            if high is BOT or high is not TOP and not self.history._holds_now(high):
+                return False
             return None
 
         def both(a: bool | None, b: bool | None) -> bool | None:
