@@ -55,6 +55,10 @@ with its message (which names why counting does not weigh the formula).
 ``--ask bounds`` asks :meth:`GameKnowledge.probability_bounds` of the same two
 formulas (the answer ``low..high``, fractions as text): exact bounds where the
 probability of a formula about knowledge is refused but the seat's counting is exact.
+``--ask random`` asks two random formulas of modal depth at most ``--depth`` over the
+named cards and the seats (K, M, Kw, E, C, D, announcements; :func:`random_query`, drawn
+as the tests' random playouts draw them, seeded by game, seed and play): the issue's
+"any formula", not only the two above.
 
 Games: ``bs-classic`` (52 cards, 4 seats), ``bs-koth`` (koth variant, 4
 seats), ``boerenbridge`` (the default game: every round), ``zpy5`` (Shengji
@@ -894,7 +898,7 @@ Run::
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
         [--bot random] [--route structure-first] [--every 5] [--budget 30]
         [--out whole_game_knowledge.jsonl] [--max-plays N] [--depth 3]
-        [--ask probability | bounds]
+        [--ask probability | bounds | random]
 """
 
 from __future__ import annotations
@@ -917,7 +921,16 @@ from benchmarks._common import table  # noqa: E402
 from games.errors import InvalidParameterError  # noqa: E402
 from kripke.errors import SizeLimitError  # noqa: E402
 
-__all__ = ["GAMES", "agreement", "main", "plays", "pick_query", "run_state", "warm_up"]
+__all__ = [
+    "GAMES",
+    "agreement",
+    "main",
+    "pick_query",
+    "plays",
+    "random_query",
+    "run_state",
+    "warm_up",
+]
 
 #: The games: name -> (registered game, parameters).
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -1049,6 +1062,19 @@ def _query(
     else:
         formulas = [f"K_{a} ~K_{b} {p}", f"C_{{{a},{b}}} {p}"]
     return {"a": a, "b": b, "c": c, "card": x, "uncertain": uncertain, "formulas": formulas}
+
+
+def random_query(h: Any, seed: str, depth: int = 2, n: int = 2) -> dict[str, Any]:
+    """``n`` random formulas of modal depth at most ``depth`` over the named cards and
+    the seats of ``h`` (K, M, Kw, E, C, D, announcements), as the random playouts of
+    the tests draw them (:func:`tests.test_epistemic.random_formula`); the same
+    ``seed`` (text: game, seed and play) gives the same formulas."""
+    import random
+
+    from tests.test_epistemic import random_formula
+
+    rng = random.Random(seed)
+    return {"formulas": [str(random_formula(rng, h, depth)) for _ in range(n)]}
 
 
 def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
@@ -1245,10 +1271,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--ask",
-        choices=["holds", "probability", "bounds"],
+        choices=["holds", "probability", "bounds", "random"],
         default="holds",
         help="probability: ask a's exact probabilities of has(c, X) and K_b has(c, X) "
-        "instead; bounds: their probability_bounds",
+        "instead; bounds: their probability_bounds; random: two random formulas of "
+        "modal depth --depth over the named cards (random_formula, seeded by game, "
+        "seed and play)",
     )
     ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
     ap.add_argument(
@@ -1290,6 +1318,8 @@ def main(argv: list[str] | None = None) -> int:
                         if (*state, *options) in done:
                             records.append(done[(*state, *options)])
                             continue
+                        if query is None and args.ask == "random":
+                            query = random_query(h, f"{game}:{seed}:{k}", args.depth)
                         if query is None:
                             query = picker.apply(
                                 _pick_one, (h, k // args.every, args.depth, args.ask)
