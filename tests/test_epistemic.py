@@ -400,6 +400,32 @@ def test_counting_decides_what_every_world_settles(f):
     assert narrow._by_counting(g) is holds(explicit_model(h), g)
 
 
+@pytest.mark.parametrize(
+    "f",
+    [
+        # y holds the only C: it knows x has none, and no announcement brings doubt back
+        "[!M_x has(y, B)] K_y ~has(x, C)",
+        "<!K_z has(z, B)> (K_y ~has(x, C) & K_x has(pile, A))",
+        # y does not think x may hold the C, and an announcement adds no world
+        "<!K_z has(z, B)> M_y has(x, C)",
+        "[!M_x has(y, C)] M_y has(x, C)",
+        "[!M_x has(y, C)] (M_y has(x, C) | ~K_z has(pile, C))",
+    ],
+)
+def test_counting_keeps_knowledge_through_an_announcement(f):
+    """A true announcement leaves a submodel around the true state: knowledge of card
+    formulas that holds now holds after it, possibility that fails now fails after it
+    (universal and existential formulas, :func:`~games.epistemic.knowledge._preserved`);
+    counting decides these as the explicit model does (the second to fourth were left
+    open by the rules before it)."""
+    deck = Deck(["A", "B", "C"], [2, 2, 1])
+    h = CardHistory(deck, {"x": ["A", "B"], "y": ["A", "C"], "z": ["B"], "pile": []}, AGENTS)
+    h = h.then(Move(["A"], "x", "pile", seen_by=["x"]))
+    narrow = GameKnowledge(h, max_width=1)
+    g = narrow.formula(f)
+    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31))
 def test_stepping_event_by_event_agrees_with_building_each_prefix(seed):

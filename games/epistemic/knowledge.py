@@ -1065,6 +1065,18 @@ class GameKnowledge:
             if said is True or isinstance(f, Announce):
                 if lasting(f.arg):
                     return True
+            # a true announcement keeps a submodel around the true state: what is
+            # universal (knowledge of card formulas, and/or of such) and holds now still
+            # holds after it, what is existential (possibility) and fails now still fails
+            universal, existential = _preserved(f.arg)
+            if said is not False and (universal or existential):
+                now = self._by_counting(f.arg)
+                if now is True and universal:
+                    return True if isinstance(f, Announce) else said
+                if now is False and existential:
+                    if isinstance(f, AnnounceDiamond):
+                        return False
+                    return None if said is None else not said
             # the formulas about the cards around f (low -> f -> high in every model),
             # at the true state, which no announcement changes (koth seed 1 play 16:
             # <!Kw_P1 has(P2, 12#4)> E_G has(pile, 1) with has(pile, 1) false, where the
@@ -2052,6 +2064,57 @@ def _unknown_by_counting(
         or (before_dislodged is not None and before_dislodged())
         or (kn is not None and dislodged(h, agent, atom, within=within, knowledge=kn))
     )
+
+
+def _preserved(f: Any) -> tuple[bool, bool]:
+    """``(universal, existential)``: whether ``f``'s truth at a world is kept in every
+    submodel around it (knowledge of card formulas, under ``&`` and ``|``: fewer worlds,
+    no new doubt) and whether its falsity is (possibility, ignorance).  A true
+    announcement leaves such a submodel, so ``[!p] f`` holds wherever a universal ``f``
+    holds now, and an existential ``f`` false now is false after it.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> _preserved(parse("K_x has(y, AS) | C_{x,y} ~has(z, KS)"))
+    (True, False)
+    >>> _preserved(parse("M_x K_y has(y, AS)"))
+    (False, False)
+    >>> _preserved(parse("~K_x has(y, AS) & M_y has(z, KS)"))
+    (False, True)
+    """
+    from kripke.formulas import (
+        And,
+        Common,
+        Distributed,
+        Everybody,
+        Implies,
+        Know,
+        KnowWhether,
+        Not,
+        Or,
+        Possible,
+    )
+
+    if f.is_propositional():
+        return True, True
+    match f:
+        case Not(a):
+            u, e = _preserved(a)
+            return e, u
+        case And(parts) | Or(parts):
+            pairs = [_preserved(x) for x in parts]
+            return all(p[0] for p in pairs), all(p[1] for p in pairs)
+        case Implies(a, b):  # ~a | b
+            (ua, ea), (ub, eb) = _preserved(a), _preserved(b)
+            return ea and ub, ua and eb
+        case Know(_, a) | Everybody(_, a) | Common(_, a) | Distributed(_, a):
+            return _preserved(a)[0], False
+        case Possible(_, a):
+            return False, _preserved(a)[1]
+        case KnowWhether(_, a) if a.is_propositional():
+            return True, False
+    return False, False
 
 
 def _sandwich(f: Any) -> tuple[Any, Any]:
