@@ -385,6 +385,36 @@ def test_dp_equals_enumeration_on_bs_histories(seed):
         _assert_counts_as(kn, ref[a], list(start), (seed, a))
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_a_drawn_deal_is_checked_against_every_constraint(seed):
+    """``_is_deal`` (the check a deal drawn as a witness of ``possible`` passes) accepts
+    exactly the enumerated consistent deals among all placements of the cards, and every
+    drawn deal is one of them."""
+    deck, start, events, agents, owns, state = _bs_scenario(seed)
+    ref = _reference(deck, start, events, agents, owns)
+    locs = list(start)
+    cards = [k for k in range(len(deck)) for _ in range(deck.copies[k])]
+    for a in agents:
+        kn = state.knowledge(a)
+        cols = [kn._loc(x) for x in locs]
+        sizes = [kn._size[col] for col in cols]
+        accepted = set()
+        for init in _initial_deals(cards, locs, sizes):
+            d = np.zeros((len(deck), len(kn._locs)), dtype=np.int64)
+            for x, col in zip(locs, cols, strict=True):
+                for k in init[x]:
+                    d[k, col] += 1
+            if kn._is_deal(d):
+                accepted.add(tuple((x, tuple(sorted(init[x]))) for x in locs))
+        assert accepted == set(ref[a]), (seed, a)
+        card = deck.name(0)
+        kn.possible(f"has(x, {card}) | ~has(x, {card})")  # keeps the programme, its sampler
+        eng = kn._engine(stages=True)
+        for d in eng.sample(20, np.random.default_rng(seed)):
+            assert kn._is_deal(d), (seed, a)
+
+
 def _assert_counts_as(kn, worlds, locs, tag):
     """The knowledge's count and exact marginals are those of the enumerated ``worlds``."""
     deck = kn.deck
@@ -429,7 +459,8 @@ def test_formula_queries_reuse_the_knowledge_programme(monkeypatch):
     """``probability_of`` and ``possible`` build the knowledge's programme once (kept)
     and one more per split they weigh; the split with nothing fixed reads the kept
     one (before, each query built a copy of it as well); the answers are the counted
-    ones."""
+    ones; a formula that a deal drawn from the kept programme satisfies is possible
+    without a split."""
     built = []
     build = DealKnowledge._build
     monkeypatch.setattr(
@@ -440,9 +471,11 @@ def test_formula_queries_reuse_the_knowledge_programme(monkeypatch):
     assert k.probability_of("has(x, B)", exact=True) == Fraction(1, 2)
     assert len(built) == 2  # the exact programme, the split has(x, B)
     assert k.possible("~has(x, A) & ~has(y, A)") is False
-    assert len(built) == 4  # the float programme, the split ~has(x, A)
+    assert len(built) == 4  # the float programme (with its sampler), the split ~has(x, A)
     assert k.possible("has(y, D)") is True
-    assert len(built) == 5  # the split has(y, D) only
+    assert len(built) == 4  # a drawn deal has y holding a D: no split
+    assert k.possible("has(y, D) & has(x, D)") is False  # no draw serves: the splits
+    assert len(built) > 4
 
 
 @pytest.mark.parametrize("exact", [True, False])

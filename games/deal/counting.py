@@ -239,7 +239,30 @@ class _Residuals:
         """
         axes = [self.left.index(fi) for fi in forms]
         idx = values - np.asarray([self.low[fi] for fi in forms], dtype=np.int64)
-        uniq, inv = _unique_rows(np.concatenate([ids[:, None], idx], axis=1))
+        # every table is the constraint's sliced at the same axes: one shape; a value
+        # outside it is rejected, and the rest are numbered without a search for bounds
+        dims = [self.tables[0].shape[ax] for ax in axes]
+        inside = np.ones(len(ids), dtype=bool)
+        code = ids.astype(np.int64, copy=True)
+        radix = len(self.tables)
+        for i, dim in enumerate(dims):
+            col = idx[:, i]
+            inside &= (col >= 0) & (col < dim)
+            code = code * dim + col
+            radix *= dim
+        result = np.full(len(ids), -1, dtype=np.int64)
+        keep = np.flatnonzero(inside)
+        if len(keep) == 0:
+            self.tables = []
+            self.left = [fi for fi in self.left if fi not in forms]
+            return result
+        if radix < 2**62:
+            inv, m = _dense_codes(code[keep], radix)
+            rep = np.empty(m, dtype=np.int64)
+            rep[inv] = keep
+            uniq = np.concatenate([ids[rep, None], idx[rep]], axis=1)
+        else:
+            uniq, inv = _unique_rows(np.concatenate([ids[keep, None], idx[keep]], axis=1))
         tables: list[np.ndarray] = []
         seen: dict[tuple[tuple[int, ...], bytes], int] = {}
         out = np.full(len(uniq), -1, dtype=np.int64)
@@ -247,21 +270,19 @@ class _Residuals:
             t = self.tables[row[0]]
             sel: list[Any] = [slice(None)] * t.ndim
             for ax, x in zip(axes, row[1:], strict=True):
-                if not 0 <= x < t.shape[ax]:
-                    break
                 sel[ax] = x
-            else:
-                sub = t[tuple(sel)]
-                if sub.any():
-                    key = (sub.shape, np.ascontiguousarray(sub).tobytes())
-                    got = seen.get(key)
-                    if got is None:
-                        got = seen[key] = len(tables)
-                        tables.append(sub)
-                    out[u] = got
+            sub = t[tuple(sel)]
+            if sub.any():
+                key = (sub.shape, np.ascontiguousarray(sub).tobytes())
+                got = seen.get(key)
+                if got is None:
+                    got = seen[key] = len(tables)
+                    tables.append(sub)
+                out[u] = got
         self.tables = tables
         self.left = [fi for fi in self.left if fi not in forms]
-        return out[inv]
+        result[keep] = out[inv]
+        return result
 
     def closed(self) -> bool:
         """Whether every form's value was read (the table is a single truth value)."""
@@ -294,20 +315,68 @@ def _weighted_sum(w: np.ndarray, stack: np.ndarray) -> np.ndarray:
     return np.einsum("t,tc->c", w, flat).reshape(stack.shape[1:])
 
 
+def _dense_codes(code: np.ndarray, radix: int) -> tuple[np.ndarray, int]:
+    """``code`` (values in ``0 .. radix - 1``) renumbered ``0 .. m - 1`` in increasing
+    order, and ``m``.
+
+    A table of the values present when ``radix`` is small, else one unstable sort:
+    ``np.unique`` with ``return_index`` sorts stably, several times slower on the
+    enumeration's arrays of a few hundred thousand codes."""
+    n = len(code)
+    if radix <= 4 * n + 4096:
+        present = np.zeros(radix, dtype=bool)
+        present[code] = True
+        ids = np.cumsum(present, dtype=np.int64) - 1
+        return ids[code], int(ids[-1]) + 1
+    perm = np.argsort(code)
+    ordered = code[perm]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    ids = np.cumsum(new, dtype=np.int64) - 1
+    inv = np.empty(n, dtype=np.int64)
+    inv[perm] = ids
+    return inv, int(ids[-1]) + 1
+
+
 def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, axis=0, return_inverse=True)`` through one integer per row."""
+    """``np.unique(keys, axis=0, return_inverse=True)`` through one integer per row.
+
+    The rows are read as numbers in mixed radix (the last column the most
+    significant), renumbered densely whenever the next column would pass 2**62;
+    the unique rows come in the order of those numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> uniq, inv = _unique_rows(np.array([[1, 5], [0, 5], [1, 5], [0, 2]]))
+    >>> uniq.tolist(), inv.tolist()
+    ([[0, 2], [0, 5], [1, 5]], [2, 1, 2, 0])
+    """
     n, d = keys.shape
-    if d == 0:
+    if d == 0 or n == 0:
         return keys[:1], np.zeros(n, dtype=np.int64)
     lo = keys.min(axis=0)
-    span = keys.max(axis=0) - lo + 1
-    if float(np.prod(span.astype(np.float64))) < 2**62:
-        mult = np.cumprod(np.concatenate([[1], span[:-1]])).astype(np.int64)
-        code = (keys - lo) @ mult
-        u, first, inv = np.unique(code, return_index=True, return_inverse=True)
-        return keys[first], inv.reshape(-1)
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-    return uniq, inv.reshape(-1)
+    span = (keys.max(axis=0) - lo + 1).tolist()
+    if math.prod(span) < 2**62:  # one pass over the rows (a column at a time is strided)
+        mult = np.cumprod([1, *span[:-1]]).astype(np.int64)
+        inv, m = _dense_codes((keys - lo) @ mult, math.prod(span))
+        rep = np.empty(m, dtype=np.int64)
+        rep[inv] = np.arange(n, dtype=np.int64)
+        return keys[rep], inv
+    code = np.zeros(n, dtype=np.int64)
+    radix = 1
+    for j in range(d - 1, -1, -1):
+        if span[j] == 1:
+            continue
+        if radix * span[j] >= 2**62:
+            code, radix = _dense_codes(code, radix)
+        code = code * span[j] + (keys[:, j] - lo[j])
+        radix *= span[j]
+    inv, m = _dense_codes(code, radix)
+    rep = np.empty(m, dtype=np.int64)
+    rep[inv] = np.arange(n, dtype=np.int64)  # rows with one code are equal: any serves
+    return keys[rep], inv
 
 
 class _Counting:
@@ -783,12 +852,15 @@ class _Counting:
                 raise _TooLarge(max(real, key=lambda q: q.table.size) if real else None, S * n_o)
             p_idx = np.repeat(np.arange(S), n_o)
             o_idx = np.tile(np.arange(n_o), S)
-            a_e = alloc[p_idx] + opt_arr[o_idx]
+            # every state with every option, row p * n_o + o (a broadcast sum, not a
+            # gather), then the edges within the locations' sizes
+            a_e = (alloc[:, None, :] + opt_arr[None, :, :]).reshape(S * n_o, La)
             ok = np.all(a_e <= s_act, axis=1) if La else np.ones(len(a_e), dtype=bool)
             p_idx, o_idx, a_e = p_idx[ok], o_idx[ok], a_e[ok]
             if len(p_idx) == 0:
                 return None
-            f_e = fv[p_idx] + ofv[o_idx]
+            f_e = np.take(fv, p_idx, axis=0)
+            f_e += np.take(ofv, o_idx, axis=0)
             # forms whose last kind this is: read their values into the
             # residual tables, drop the edges whose table accepts nothing
             final = {

@@ -18,7 +18,7 @@ from games.deal.counting import MAX_TABLE_BYTES
 from games.deal.engine import _Engine
 from games.deal.flow import _feasible_flow, _min_cut
 from games.deal.forms import _Form, _interval_pred, _Pred, _span, _sum_forms, _TooLarge
-from games.deal.formulas import _as_prop, _shannon
+from games.deal.formulas import _as_prop, _shannon, evaluate
 from games.errors import (
     CardParseError,
     InconsistentKnowledgeError,
@@ -1735,9 +1735,95 @@ class DealKnowledge:
         """Whether some consistent deal satisfies the propositional ``formula``."""
         f = _as_prop(formula)
         # this knowledge's programme first: a constraint too large to count is
-        # dropped here, before the probes copy the constraints
-        self._engine()
+        # dropped here, before the probes copy the constraints; built with its
+        # sampler unless one is kept already, so that drawn deals can witness f
+        self._kept_engine()
+        if self._drawn_witness(f):
+            return True
         return bool(_shannon(f, self._cell_of_atom, self._exists_given, stop_at_hit=True))
+
+    def _kept_engine(self) -> _Engine:
+        """This knowledge's floating-point programme, kept: built with its sampler unless
+        one is kept already, so that drawn deals can witness what is possible."""
+        kept = any(k[0] == "engine" and not k[1] and not k[2] for k in self._cache)
+        return self._engine(stages=not kept)
+
+    def _kept_sampler(self) -> _Engine | None:
+        """The kept floating-point programme that can draw deals, if any."""
+        for mo in (False, True):
+            eng = self._cache.get(("engine", False, False, mo, True))
+            if eng is not None:
+                return eng
+        return None
+
+    #: Deals drawn from the kept programme before :meth:`possible` probes cell by cell.
+    WITNESS_DRAWS = 32
+
+    def _drawn_witness(self, f: Any) -> bool:
+        """Whether one of :attr:`WITNESS_DRAWS` deals drawn (seeded) from this knowledge's
+        kept programme satisfies ``f`` and passes :meth:`_is_deal`: a consistent deal
+        where ``f`` holds, without building a probe per cell of ``f``.  ``False`` says
+        nothing (no sampler kept, or no draw hit)."""
+        from kripke.formulas import Atom
+
+        eng = self._kept_sampler()
+        if eng is None or eng.log_total() == -math.inf:
+            return False
+        cell = {a.key: self._cell_of_atom(a) for a in f.atoms() if isinstance(a, Atom)}
+        for d in eng.sample(self.WITNESS_DRAWS, np.random.default_rng(0)):
+            occupied = {key: bool(d[c] >= 1) for key, c in cell.items()}
+            if evaluate(f, functools.partial(_occupied, occupied)) and self._is_deal(d):
+                return True
+        return False
+
+    def _is_deal(self, d: np.ndarray) -> bool:
+        """Whether the ``(kinds, locations)`` array ``d`` (internal locations) is a deal
+        this knowledge allows: every copy placed once, every location at its size, the
+        cell bounds and every joint constraint kept."""
+        if (d < self._lo).any() or (d > self._hi).any():
+            return False
+        if (d.sum(axis=1) != self._copies).any():
+            return False
+        if (d.sum(axis=0) != np.asarray(self._size, dtype=np.int64)).any():
+            return False
+        for p in self._preds:
+            values = [fm.offset + sum(c * int(d[k, ll]) for k, ll, c in fm.coef) for fm in p.forms]
+            if not p.accept(np.asarray([values], dtype=np.int64))[0]:
+                return False
+        return True
+
+    def count_possible(self, card: str, location: str, least: int, most: int) -> bool:
+        """Whether some consistent deal puts between ``least`` and ``most`` copies of
+        ``card`` at ``location``: a deal drawn from the kept programme (as
+        :meth:`possible`), else one programme with that cell's bounds narrowed, counted
+        in floating point (existence needs no exact weights).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> k = DealKnowledge(Deck(["A", "B"], [2, 2]), {"x": 2, "y": 2})
+        >>> k.at_least(["x"], "A", 1)
+        >>> k.count_possible("A", "x", 0, 0), k.count_possible("A", "x", 2, 2)
+        (False, True)
+        """
+        k, col = self.deck.index(card), self._loc(location)
+        least, most = max(least, int(self._lo[k, col])), min(most, int(self._hi[k, col]))
+        if least > most:
+            return False
+        if self._kept_engine().log_total() == -math.inf:
+            return False
+        sampler = self._kept_sampler()
+        if sampler is not None:
+            for d in sampler.sample(self.WITNESS_DRAWS, np.random.default_rng(0)):
+                if least <= d[k, col] <= most and self._is_deal(d):
+                    return True
+        probe = self.copy()
+        probe._lo[k, col], probe._hi[k, col] = least, most
+        try:
+            probe._settle()
+        except InconsistentKnowledgeError:
+            return False
+        return probe._engine().log_total() > -math.inf
 
     def knows(self, formula: Any) -> bool:
         """Whether the propositional ``formula`` holds in every consistent deal.
@@ -1812,6 +1898,11 @@ class DealKnowledge:
                 self.deck.name(k) for k in range(len(self.deck)) for _ in range(int(arr[k, j]))
             )
         return out
+
+
+def _occupied(cells: dict[Any, bool], atom: Any) -> bool:
+    """An atom's truth in a drawn deal, from its cells' occupancy."""
+    return cells[atom.key]
 
 
 #: Most constraints (choices of one lower, or one upper, bound form per kind) a merge
