@@ -52,7 +52,6 @@ from kripke.formulas import (
     Or,
     Possible,
     Top,
-    conj,
 )
 
 __all__ = ["reduce_announcements", "introspect"]
@@ -70,6 +69,8 @@ def reduce_announcements(f: Formula) -> Formula:
     >>> from kripke.parser import parse
     >>> print(reduce_announcements(parse("<!p> M_a ~q")))
     p & M_a (p & ~q)
+    >>> print(reduce_announcements(parse("[!p] E_{a,b} q")))
+    p -> E_{a,b} (p -> q)
     >>> print(reduce_announcements(parse("[!K_b p] C_{a,b} p")))
     [!K_b p] C_{a,b} p
     """
@@ -103,9 +104,8 @@ def _after(p: Formula, q: Formula) -> Formula:
         case KnowWhether(a, x):
             x = _after(p, x)
             return Or((Know(a, Implies(p, x)), Know(a, Implies(p, Not(x)))))
-        case Everybody(group, x):
-            x = _after(p, x)
-            return conj([Know(a, Implies(p, x)) for a in group])
+        case Everybody(group, x):  # every member knows p -> x: kept as one E
+            return Everybody(group, Implies(p, _after(p, x)))
         case Distributed(group, x):
             return Distributed(group, Implies(p, _after(p, x)))
         case Common() | Announce() | AnnounceDiamond():

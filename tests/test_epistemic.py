@@ -386,6 +386,10 @@ def test_counting_decides_knowledge_through_the_formulas_around_it(seed, f):
         "[!M_x has(y, B)] Kw_z has(z, C)",
         "<!M_x has(y, B)> Kw_z has(z, B)",
         "<!K_x has(pile, A)> K_y Kw_z has(z, B)",
+        # a true announcement leaves the cards as they are: C of a card fact false now
+        # fails after it (y holds no B, so the card formulas around the whole [!p] q
+        # hold; those around q do not)
+        "[!M_x has(y, B)] C_{x,y} has(pile, C)",
     ],
 )
 def test_counting_decides_what_every_world_settles(f):
@@ -424,6 +428,47 @@ def test_counting_keeps_knowledge_through_an_announcement(f):
     narrow = GameKnowledge(h, max_width=1)
     g = narrow.formula(f)
     assert narrow._by_counting(g) is holds(explicit_model(h), g)
+
+
+@pytest.mark.parametrize(
+    "seed,copies,f",
+    [
+        (1043, False, "K_x M_z has(y, C)"),
+        (248, True, "D_{z,x} C_{x,z,y} M_x has(pile, F)"),
+        (1102, True, "C_{x,y,z} Kw_y M_z has(pile, C)"),
+    ],
+)
+def test_a_world_where_every_copy_is_in_view_shows_knowledge(seed, copies, f):
+    """``K_a M_b has(c, X)`` fails where ``a`` considers possible that every copy of
+    ``X`` lies where ``b`` sees it (there ``b`` knows ``c`` holds none): one question of
+    ``a``'s counting decides these formulas (found on random histories, open before), as
+    the explicit model does."""
+    h = random_history(seed, copies=copies)
+    narrow = GameKnowledge(h, max_width=1)
+    g = narrow.formula(f)
+    assert narrow._by_counting(g) is holds(explicit_model(h), g) is False
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31))
+def test_settling_knowing_whether_keeps_the_truth_at_the_true_state(seed):
+    """``_settled`` (``Kw_b q`` read as ``K_b q`` or ``K_b ~q`` where the cards, or the
+    seat whose knowledge it is inside, settle ``q``) changes no formula's truth at the true
+    state: random histories, random formulas of depth <= 3 with ``Kw`` inside ``K``/``M``."""
+    h = random_history(seed, copies=seed % 2 == 0)
+    m = explicit_model(h)
+    gk = GameKnowledge(h, max_width=1)
+    rng = random.Random(seed)
+    for _ in range(12):
+        a, b = rng.choice(h.agents), rng.choice(h.agents)
+        q = random_formula(rng, h, 0)
+        inner = rng.choice([KnowWhether(b, q), Not(KnowWhether(b, q)), random_formula(rng, h, 1)])
+        f = rng.choice(
+            [Know(a, inner), Possible(a, inner), And((inner, random_formula(rng, h, 2)))]
+        )
+        g = gk.formula(f)
+        s = gk._settled(g)
+        assert holds(m, s) == holds(m, g), (seed, str(f), str(s))
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -391,7 +391,7 @@ class GameKnowledge:
 
         from kripke.formulas import Announce, AnnounceDiamond
 
-        g = self._simpler(g)
+        g = self._settled(self._simpler(g))
         if isinstance(g, (Announce, AnnounceDiamond)):
             if not self._answer(g.announcement):
                 # a false announcement cannot be made here: [!p] q holds at once, <!p> q
@@ -468,6 +468,56 @@ class GameKnowledge:
         if r.size() > 4 * g.size():
             r = g
         return introspect(r, decided=self._in_view)
+
+    def _settled(self, g: Any, seat: str | None = None) -> Any:
+        """``g`` with ``Kw_b q`` (``q`` about the cards, outside any other modal operator)
+        read as ``K_b q`` or ``K_b ~q`` where ``q``'s truth is settled: at the true state
+        (``seat`` None) by the cards, and inside ``K_a`` or ``M_a`` where ``a`` knows
+        whether ``q``, since ``q`` then has that truth in every world ``a`` considers
+        (and ``K_b ~q`` fails where ``q`` holds).  Equivalent at the true state only
+        (not in every world, as :meth:`_simpler`), so for truth queries: ``M_P3 Kw_P2
+        has(P3, KC)``, P3 holding a KC, is ``M_P3 K_P2 has(P3, KC)``, which the rules for
+        ``K_a ~K_b`` decide (zpy5 seed 0 play 40: refused by the kind quotient before).
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> from games.epistemic.history import CardHistory
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C"}, ["x", "y", "z"])
+        >>> gk = GameKnowledge(h)
+        >>> print(gk._settled(gk.formula("M_x Kw_y has(x, A) & Kw_z has(y, A)")))
+        M_x K_y has(x, A) & K_z ~has(y, A)
+        """
+        from kripke.formulas import And, Iff, Implies, Know, KnowWhether, Not, Or, Possible
+
+        if g.is_propositional():
+            return g
+        match g:
+            case KnowWhether(b, q) if q.is_propositional():
+                if seat is None:
+                    truth: bool | None = bool(self.history._holds_now(q))
+                elif self._knows(seat, q):
+                    truth = True
+                elif self._knows(seat, Not(q)):
+                    truth = False
+                else:
+                    return g
+                return Know(b, q if truth else Not(q))
+            case Not(x):
+                return Not(self._settled(x, seat))
+            case And(xs):
+                return And(tuple(self._settled(x, seat) for x in xs))
+            case Or(xs):
+                return Or(tuple(self._settled(x, seat) for x in xs))
+            case Implies(x, y):
+                return Implies(self._settled(x, seat), self._settled(y, seat))
+            case Iff(x, y):
+                return Iff(self._settled(x, seat), self._settled(y, seat))
+            case Know(a, x) if seat is None:
+                return Know(a, self._settled(x, a))
+            case Possible(a, x) if seat is None:
+                return Possible(a, self._settled(x, a))
+        return g
 
     def _quotient_first(self, many: bool = False) -> bool:
         """Whether a truth query tries a quotient before building the structure: a
@@ -676,6 +726,33 @@ class GameKnowledge:
         built and checked; ``y``'s program on each decides ``y``'s knowledge there
         exactly (kept)."""
         return self._sampled(x, y, p, "unknown whether" if whether else "unknown")
+
+    def _seen_all_somewhere(self, x: str, g: Any) -> bool:
+        """Whether ``g`` is ``M_y has(c, X)`` (or ``~K_y ~has(c, X)``) for a card ``X``
+        and a place ``c`` that ``y`` does not see, and seat ``x`` (or :data:`PUBLIC`)
+        considers possible a world where every copy of ``X`` lies where ``y`` sees it
+        (:meth:`_in_view`: its own hand, the public places): there ``y`` knows that
+        ``c`` holds none, so ``K_x g`` fails.  One depth-1 question of ``x``'s counting
+        (zpy5 seed 2 play 16: ``M_P4 K_P0 ~has(P3, 10S)``, where the rules after it ran
+        past 30 s)."""
+        from kripke.formulas import Atom, Know, Not, Possible, conj
+
+        match g:
+            case Possible(y, Atom() as p) | Not(Know(y, Not(Atom() as p))):
+                pass
+            case _:
+                return False
+        if y == x or "#" in p.args[1] or self._in_view(p, y):
+            return False
+        card = p.args[1]
+        unseen = [
+            Atom("has", (loc, card))
+            for loc in self.counted.locations
+            if not self._in_view(Atom("has", (loc, card)), y)
+        ]
+        if not unseen:
+            return False
+        return self._knows(x, Not(conj(Not(a) for a in unseen))) is False
 
     def _known_somewhere(self, x: str, y: str, p: Any) -> bool:
         """Whether a world of seat ``x`` was found where seat ``y`` knows the propositional
@@ -1081,7 +1158,9 @@ class GameKnowledge:
             # at the true state, which no announcement changes (koth seed 1 play 16:
             # <!Kw_P1 has(P2, 12#4)> E_G has(pile, 1) with has(pile, 1) false, where the
             # kind quotient took 18 s to refuse)
-            low, high = _sandwich(f)
+            # (a true announcement: those around its argument, which it leaves to hold as
+            # it does after it; zpy5 seed 4 play 64: <!Kw_P3 p> C_G q with q false)
+            low, high = _sandwich(f.arg if said is True else f)
             if low is TOP or low is not BOT and self.history._holds_now(low):
                 return True
             if high is BOT or high is not TOP and not self.history._holds_now(high):
@@ -1132,6 +1211,8 @@ class GameKnowledge:
             ):
                 return True
             if self._searched(agent, g):  # milliseconds, where the seats' counting takes 0.5 s
+                return False
+            if self._seen_all_somewhere(agent, g):  # one count of the agent's worlds
                 return False
             # a long history: the rules that ask the agent's integer program, then the
             # witnesses that do not read its counting and g at the true state, before
@@ -2296,6 +2377,21 @@ def _copies_probability(kn: Any, f: Any) -> Fraction | None:
 
     Only its values 0 and 1 are sure when ``kn`` dropped a constraint (a superset of
     the deals): the callers read the rest only from exact knowledge."""
+    atom = _copies_atom(f)
+    if atom is None:
+        return None
+    negated, loc, name, least = atom
+    try:
+        dist = kn.count_distribution([name], [loc], exact=True)
+    except SizeLimitError:
+        return None
+    p = Fraction(sum(dist[least:]))
+    return 1 - p if negated else p
+
+
+def _copies_atom(f: Any) -> tuple[bool, str, str, int] | None:
+    """``(negated, L, C, k)`` for ``f`` the atom ``has(L, C#k)`` (``k`` 1 for a plain
+    ``has(L, C)``) or its negation; ``None`` for any other formula."""
     from kripke.formulas import Atom, Not
 
     negated = isinstance(f, Not)
@@ -2304,23 +2400,28 @@ def _copies_probability(kn: Any, f: Any) -> Fraction | None:
         return None
     loc, card = a.args
     name, _, k = card.partition("#")
-    try:
-        dist = kn.count_distribution([name], [loc], exact=True)
-    except SizeLimitError:
-        return None
-    p = Fraction(sum(dist[int(k) :]))
-    return 1 - p if negated else p
+    return negated, loc, name, int(k or 1)
 
 
 def _knows_copies(kn: Any, f: Any) -> bool | None:
     """Whether counting knowledge ``kn`` knows ``f``, the atom ``has(L, C#k)`` (at least
     ``k`` copies of ``C`` at ``L``; :mod:`games.deal` reads plain ``has(L, C)``) or its
-    negation, from the distribution of ``C``'s copies at ``L``: ``False`` only when
-    ``kn`` is exact, ``None`` for any other formula or a count too wide."""
-    p = _copies_probability(kn, f)
-    if p is None:
+    negation, from whether a deal with the other count exists
+    (:meth:`~games.deal.DealKnowledge.count_possible`: a deal drawn from the seat's kept
+    programme, else one floating-point programme with the cell narrowed, not an exact
+    programme of the whole distribution with the count as its query): ``False`` only
+    when ``kn`` is exact, ``None`` for any other formula or a count too wide."""
+    atom = _copies_atom(f)
+    if atom is None:
         return None
-    if p == 1:
+    negated, loc, name, least = atom
+    try:
+        copies = kn.deck.copies[kn.deck.index(name)]
+        other = (least, copies) if negated else (0, least - 1)
+        known = not kn.count_possible(name, loc, *other)
+    except SizeLimitError:
+        return None
+    if known:
         return True  # also when a constraint was relaxed: a superset of the deals
     return False if kn.exact else None
 
