@@ -156,6 +156,18 @@ class DealKnowledge:
         return self.relaxations == 0
 
     @property
+    def joint_constraints(self) -> int:
+        """How many joint constraints (over several cells) the knowledge keeps: what
+        makes its programme large (BS-ZPY's claims: with 40 of them one seat's programme
+        takes 7-20 s, with 8 or fewer well under 0.1 s)."""
+        return len(self._preds)
+
+    @property
+    def counted(self) -> bool:
+        """Whether a programme of this knowledge is kept (built by an earlier question)."""
+        return any(key[0] == "engine" for key in self._cache)
+
+    @property
     def locations(self) -> tuple[str, ...]:
         """Location names, in the order of the columns of :meth:`marginals`."""
         return tuple(n for n in self._locs if n != _TMP)
