@@ -1722,16 +1722,7 @@ def _make_search(
                     if not deny and ss and (((after >> s8) & 0xFF) > ss or ruffs >> s8 & 1):
                         deny = True  # a card after the side's beats its best
                     top = not ((allc >> s8) & 0xFF) >> ((c & 7) + 1)
-                    keyed.append(
-                        (
-                            (256 if deny else 0)
-                            | (0 if s8 == tshift else 128)
-                            | (64 if top else 0)
-                            | (c & 7)
-                        )
-                        << 5
-                        | c
-                    )
+                    keyed.append(((256 if deny else 0) | (0 if s8 == tshift else 128) | (64 if top else 0) | (c & 7)) << 5 | c)
                 keyed.sort(reverse=True)
             elif lo > 0:
                 # cash the top card of each suit first, then high to low
@@ -1837,9 +1828,7 @@ def _make_search(
             suits: tuple[int, ...] = (sh,) if len(reps) < ((h >> sh) & 0xFF).bit_count() else ()
             # low first when the side plays for tricks and the trick is the seat's
             # team's whatever it plays
-            if len(reps) > 1 and not (
-                lo > 0 and takes(hands, leader, pos, led, wcard, wseat, mine)
-            ):
+            if len(reps) > 1 and not (lo > 0 and takes(hands, leader, pos, led, wcard, wseat, mine)):
                 k = beaten(reps, led, wcard)
                 if lo > 0 and k < len(reps):
                     # a card nobody still to play can beat first (the lowest such),
@@ -1979,9 +1968,7 @@ def _make_search(
                 hs = (h >> (8 * i)) & 0xFF
                 if hs:
                     reps = low_cards[i][(((allc >> (8 * i)) & 0xFF) << 8) | hs]
-                    base = (
-                        32 + ((8 - hs.bit_count()) << 3) if mine else 32 | (16 if i == tsuit else 0)
-                    )
+                    base = 32 + ((8 - hs.bit_count()) << 3) if mine else 32 | (16 if i == tsuit else 0)
                     if i == tsuit:
                         for c in reps:
                             if wsuit != tsuit or c > wcard:  # a ruff that beats the winner
