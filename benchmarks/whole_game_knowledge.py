@@ -892,6 +892,29 @@ and after one after the other):
   ranks and 1 of two others) Hall's condition is 162 choices of one bound per kind
   (``_LOCAL_PICKS`` is 64); allowed 4,096, play 30 stays exact but play 50 carries 2,141
   constraints and 150 relaxations, and play 70 takes 195 s to replay;
+* random formulas (``--ask random --seeds 0 1 ... 9 --every 8 --max-plays 120 --budget
+  5``: two random depth-2 formulas over the named cards at each of 625 states), the code
+  at 0ba086a (out file ``/tmp/s47/random10_base.jsonl``, this harness copied into an
+  export) against f55022e (``/tmp/s47/random10_final.jsonl``, with ``--route default
+  baseline``), each beside the project's tests: 97.4% -> 99.4% of the states (609 ->
+  621; classic BS 97% -> 100% of 104, koth 97% -> 98% of 112, BoerenBridge 100%, ZPY 95%
+  -> 99% of 109, BS-ZPY 97% -> 99% of 150), worst state 1.86 -> 1.27 s (classic), 3.27
+  -> 2.54 s (BS-ZPY), 1.60 -> 0.09 s (BoerenBridge), median 0.005-0.023 s, peak 360 MiB;
+  the same answers on the 609 both answered.  The routes of the first measurement in the same run
+  (baseline, which counts with this session's rules last): classic 74%, koth 98%,
+  BoerenBridge 100% (worst 0.90 s), ZPY 99%, BS-ZPY 99%.  What answers more: counting
+  reads a true announcement as a submodel (what is universal and true now stays true,
+  what is existential and false stays false; the card formulas around its argument),
+  ``Kw_b q`` where ``q`` is settled at the true state or known inside ``K_a``/``M_a``,
+  a world of ``a`` where every copy of ``X`` lies where ``b`` sees it (``K_a M_b has(c,
+  X)`` false), ``[!p] E_G q`` kept as one ``E``; a seat's counting with 12 or more joint
+  constraints asks its integer program first (BS-ZPY seed 4 play 32: ``Kw_P2 has(down,
+  QS#2)`` 22 s -> 0.5 s); ``possible`` takes a drawn deal as its witness before building
+  a programme per cell.  Left: ``K_P0 M_P2 has(P3, 5#2)`` (koth seed 2 play 40: ignorance
+  of a count of copies in every world of P0), ``M_a D_G`` of copies (koth seed 9 play 24,
+  BS-ZPY seed 3 play 16: no rule for a group's pooled ignorance), ``C_G M_P0 has(P3,
+  10S)`` (ZPY seed 2 play 16, where P4 holds the other 10S: ignorance in every world of
+  P4), all refused by the kind quotient's limit or the budget;
 
 Run::
 
