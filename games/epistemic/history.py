@@ -74,6 +74,9 @@ ONLOOKER = "__onlooker__"
 #: The agent :meth:`CardHistory.joined` adds: it sees what every member of a group sees.
 COMMON = "__common__"
 
+#: The agent :meth:`CardHistory.pooled` adds: what a group sees between its members.
+POOLED = "__pooled__"
+
 #: The last deal states :meth:`CardHistory.deal_state` built, by deck, deal and seats:
 #: ``(events, state)``; a history continuing one applies only its new events.
 _DEAL_STATES: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = OrderedDict()
@@ -879,6 +882,35 @@ class CardHistory:
         >>> j.agents[-1] == COMMON, j.owns[COMMON], j.steps[0].audience == {"x", "y", COMMON}
         (True, (), True)
         """
+        return self._added(group, name, together=True)
+
+    def pooled(self, group: Iterable[str], name: str = POOLED) -> CardHistory:
+        """This history with one more agent, ``name``, who owns every location an agent of
+        ``group`` owns and sees every event one of them sees; the other agents keep their
+        view.  In every world it knows what the group knows between its members: its
+        knowledge is the group's distributed knowledge ``D_G``.
+
+        Raises
+        ------
+        InvalidParameterError
+            If ``group`` names an unknown agent or is empty, or ``name`` is taken.
+
+        Examples
+        --------
+        >>> from games.cards import Deck
+        >>> h = CardHistory(Deck(["A", "B", "C"]), {"x": "A", "y": "B", "z": "C", "pile": ""},
+        ...                 ["x", "y", "z"])
+        >>> h = h.then(Move("A", "x", "pile", seen_by=["x"]))
+        >>> p = h.pooled(["x", "y"])
+        >>> p.owns[POOLED], p.steps[0].audience == {"x", POOLED}
+        (('x', 'y'), True)
+        """
+        return self._added(group, name, together=False)
+
+    def _added(self, group: Iterable[str], name: str, *, together: bool) -> CardHistory:
+        """This history with one more agent, ``name``, who owns the locations every member
+        of ``group`` owns and sees the events every one sees (``together``), or owns the
+        locations some member owns and sees the events some member sees."""
         members = list(dict.fromkeys(group))
         unknown = [a for a in members if a not in self.agents]
         if not members or unknown:
@@ -889,14 +921,15 @@ class CardHistory:
             )
         if name in self.agents:
             raise InvalidParameterError(f"agent {name!r} is taken")
+        test = all if together else any
 
         def aud(x: frozenset[str] | None) -> frozenset[str] | None:
-            if x is None or not all(a in x for a in members):
+            if x is None or not test(a in x for a in members):
                 return x
             return x | {name}
 
         seats = dict(self.owns)
-        seats[name] = tuple(m for m in self.locations if all(m in self.owns[a] for a in members))
+        seats[name] = tuple(m for m in self.locations if test(m in self.owns[a] for a in members))
         return self._reseated(aud, seats)
 
     def _reseated(
