@@ -914,7 +914,16 @@ and after one after the other):
   of a count of copies in every world of P0), ``M_a D_G`` of copies (koth seed 9 play 24,
   BS-ZPY seed 3 play 16: no rule for a group's pooled ignorance), ``C_G M_P0 has(P3,
   10S)`` (ZPY seed 2 play 16, where P4 holds the other 10S: ignorance in every world of
-  P4), all refused by the kind quotient's limit or the budget;
+  P4), all refused by the kind quotient's limit or the budget; at 872cb15 (a seat that
+  sees what a group sees between its members, ``CardHistory.pooled``: its ignorance in
+  every world of ``a`` shows ``K_a ~D_G``) BS-ZPY seed 3 play 16 is answered too;
+* the 2-seed command (``--seeds 0 1 --every 8 --max-plays 120 --budget 5 --route default
+  baseline``, at f55022e, ``/tmp/s47/two_seed.jsonl``, beside one other run): every game
+  100% of its states (131; koth 86% and BS-ZPY 90% at bc044bf), CPU median 0.006-0.014 s,
+  worst 1.58 s wall / 1.07 s CPU a state and 1.52 s a query (BS-ZPY), 0.87 s elsewhere,
+  peak 121 MiB; the routes of the first measurement in the same run: classic 43%, koth
+  95%, BoerenBridge, ZPY and BS-ZPY 100% (they count with the same rules), worst 4.1 s a
+  state; the same answers on the 114 both answered;
 
 Run::
 
