@@ -924,6 +924,12 @@ and after one after the other):
   peak 121 MiB; the routes of the first measurement in the same run: classic 43%, koth
   95%, BoerenBridge, ZPY and BS-ZPY 100% (they count with the same rules), worst 4.1 s a
   state; the same answers on the 114 both answered;
+* BS-ZPY at every 5th play of seeds 0-4 (``--games bs-zpy --seeds 0 1 2 3 4 --every 5
+  --budget 2``), 0ba086a against 67a1ed8 side by side beside the project's tests
+  (``/tmp/s47/z5_base.jsonl``, ``z5_now.jsonl``): 152 and 151 of the 173 states, the same
+  answers on all both answered, median 0.023 -> 0.020 s; five states at 1.2-1.8 s flip
+  either way under the load, so the share does not move: what is left there is ``K_a
+  ~K_b`` of cards that passed several face-down plays, as before;
 
 Run::
 
