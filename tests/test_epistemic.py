@@ -353,6 +353,23 @@ def test_exact_counting_decides_soundly_when_the_structure_is_refused(seed, copi
                 assert narrow.probability(a, x) == full.probability(a, x), (seed, a, str(x))
 
 
+def assert_counted_as_explicit(h: CardHistory, f: str) -> bool:
+    """Counting alone (the structure refused: ``max_width=1``) decides ``f`` at the true
+    state of ``h`` as the explicit model does; that truth."""
+    narrow = GameKnowledge(h, max_width=1)
+    g = narrow.formula(f)
+    truth = holds(explicit_model(h), g)
+    assert narrow._by_counting(g) is truth, f
+    return truth
+
+
+def small_deck_history() -> CardHistory:
+    """A, A, B, B, C dealt to x (A B), y (A C) and z (B); x plays its A face down."""
+    deck = Deck(["A", "B", "C"], [2, 2, 1])
+    h = CardHistory(deck, {"x": ["A", "B"], "y": ["A", "C"], "z": ["B"], "pile": []}, AGENTS)
+    return h.then(Move(["A"], "x", "pile", seen_by=["x"]))
+
+
 @pytest.mark.parametrize(
     "seed,f",
     [
@@ -367,10 +384,7 @@ def test_counting_decides_knowledge_through_the_formulas_around_it(seed, f):
     """``K_a g`` is decided from a formula about the cards that implies g (known: true)
     or that g implies (not known: false); with the structure refused, counting answers
     these as the explicit model does."""
-    h = random_history(seed, copies=False)
-    narrow = GameKnowledge(h, max_width=1)
-    g = narrow.formula(f)
-    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+    assert_counted_as_explicit(random_history(seed, copies=False), f)
 
 
 @pytest.mark.parametrize(
@@ -396,12 +410,7 @@ def test_counting_decides_what_every_world_settles(f):
     """Knowing whether what the public events settle, and announcements whose
     argument holds in every world or is refuted at the true state, are decided by
     counting alone (the structure refused) as the explicit model decides them."""
-    deck = Deck(["A", "B", "C"], [2, 2, 1])
-    h = CardHistory(deck, {"x": ["A", "B"], "y": ["A", "C"], "z": ["B"], "pile": []}, AGENTS)
-    h = h.then(Move(["A"], "x", "pile", seen_by=["x"]))
-    narrow = GameKnowledge(h, max_width=1)
-    g = narrow.formula(f)
-    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+    assert_counted_as_explicit(small_deck_history(), f)
 
 
 @pytest.mark.parametrize(
@@ -422,12 +431,7 @@ def test_counting_keeps_knowledge_through_an_announcement(f):
     (universal and existential formulas, :func:`~games.epistemic.knowledge._preserved`);
     counting decides these as the explicit model does (the second to fourth were left
     open by the rules before it)."""
-    deck = Deck(["A", "B", "C"], [2, 2, 1])
-    h = CardHistory(deck, {"x": ["A", "B"], "y": ["A", "C"], "z": ["B"], "pile": []}, AGENTS)
-    h = h.then(Move(["A"], "x", "pile", seen_by=["x"]))
-    narrow = GameKnowledge(h, max_width=1)
-    g = narrow.formula(f)
-    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+    assert_counted_as_explicit(small_deck_history(), f)
 
 
 @pytest.mark.parametrize(
@@ -443,10 +447,7 @@ def test_a_world_where_every_copy_is_in_view_shows_knowledge(seed, copies, f):
     ``X`` lies where ``b`` sees it (there ``b`` knows ``c`` holds none): one question of
     ``a``'s counting decides these formulas (found on random histories, open before), as
     the explicit model does."""
-    h = random_history(seed, copies=copies)
-    narrow = GameKnowledge(h, max_width=1)
-    g = narrow.formula(f)
-    assert narrow._by_counting(g) is holds(explicit_model(h), g) is False
+    assert assert_counted_as_explicit(random_history(seed, copies=copies), f) is False
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -479,10 +480,7 @@ def test_a_group_that_never_saw_the_card_between_its_members(seed, f):
     (``CardHistory.pooled``) never knows the atom in any world of ``a``: decided by the
     rules of one seat's ignorance on that seat (found on random histories, open before),
     as the explicit model decides it."""
-    h = random_history(seed, copies=seed % 2 == 0)
-    narrow = GameKnowledge(h, max_width=1)
-    g = narrow.formula(f)
-    assert narrow._by_counting(g) is holds(explicit_model(h), g)
+    assert_counted_as_explicit(random_history(seed, copies=seed % 2 == 0), f)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

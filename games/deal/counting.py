@@ -358,21 +358,18 @@ def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return keys[:1], np.zeros(n, dtype=np.int64)
     lo = keys.min(axis=0)
     span = (keys.max(axis=0) - lo + 1).tolist()
-    if math.prod(span) < 2**62:  # one pass over the rows (a column at a time is strided)
-        mult = np.cumprod([1, *span[:-1]]).astype(np.int64)
-        inv, m = _dense_codes((keys - lo) @ mult, math.prod(span))
-        rep = np.empty(m, dtype=np.int64)
-        rep[inv] = np.arange(n, dtype=np.int64)
-        return keys[rep], inv
-    code = np.zeros(n, dtype=np.int64)
-    radix = 1
-    for j in range(d - 1, -1, -1):
-        if span[j] == 1:
-            continue
-        if radix * span[j] >= 2**62:
-            code, radix = _dense_codes(code, radix)
-        code = code * span[j] + (keys[:, j] - lo[j])
-        radix *= span[j]
+    radix = math.prod(span)
+    if radix < 2**62:  # one pass over the rows (a column at a time is strided)
+        code = (keys - lo) @ np.cumprod([1, *span[:-1]]).astype(np.int64)
+    else:
+        code, radix = np.zeros(n, dtype=np.int64), 1
+        for j in range(d - 1, -1, -1):
+            if span[j] == 1:
+                continue
+            if radix * span[j] >= 2**62:
+                code, radix = _dense_codes(code, radix)
+            code = code * span[j] + (keys[:, j] - lo[j])
+            radix *= span[j]
     inv, m = _dense_codes(code, radix)
     rep = np.empty(m, dtype=np.int64)
     rep[inv] = np.arange(n, dtype=np.int64)  # rows with one code are equal: any serves

@@ -1745,12 +1745,20 @@ class DealKnowledge:
 
     def possible(self, formula: Any) -> bool:
         """Whether some consistent deal satisfies the propositional ``formula``."""
+        from kripke.formulas import Atom
+
         f = _as_prop(formula)
         # this knowledge's programme first: a constraint too large to count is
         # dropped here, before the probes copy the constraints; built with its
         # sampler unless one is kept already, so that drawn deals can witness f
         self._kept_engine()
-        if self._drawn_witness(f):
+        cell = {a.key: self._cell_of_atom(a) for a in f.atoms() if isinstance(a, Atom)}
+
+        def holds(d: np.ndarray) -> bool:
+            occupied = {key: bool(d[c] >= 1) for key, c in cell.items()}
+            return evaluate(f, functools.partial(_occupied, occupied))
+
+        if self._drawn_witness(holds):
             return True
         return bool(_shannon(f, self._cell_of_atom, self._exists_given, stop_at_hit=True))
 
@@ -1771,22 +1779,16 @@ class DealKnowledge:
     #: Deals drawn from the kept programme before :meth:`possible` probes cell by cell.
     WITNESS_DRAWS = 32
 
-    def _drawn_witness(self, f: Any) -> bool:
+    def _drawn_witness(self, holds: Callable[[np.ndarray], bool]) -> bool:
         """Whether one of :attr:`WITNESS_DRAWS` deals drawn (seeded) from this knowledge's
-        kept programme satisfies ``f`` and passes :meth:`_is_deal`: a consistent deal
-        where ``f`` holds, without building a probe per cell of ``f``.  ``False`` says
-        nothing (no sampler kept, or no draw hit)."""
-        from kripke.formulas import Atom
-
+        kept programme satisfies ``holds`` (of a ``(kinds, locations)`` array) and passes
+        :meth:`_is_deal`: a consistent deal where it holds, without building a probe
+        programme.  ``False`` says nothing (no sampler kept, or no draw hit)."""
         eng = self._kept_sampler()
         if eng is None or eng.log_total() == -math.inf:
             return False
-        cell = {a.key: self._cell_of_atom(a) for a in f.atoms() if isinstance(a, Atom)}
-        for d in eng.sample(self.WITNESS_DRAWS, np.random.default_rng(0)):
-            occupied = {key: bool(d[c] >= 1) for key, c in cell.items()}
-            if evaluate(f, functools.partial(_occupied, occupied)) and self._is_deal(d):
-                return True
-        return False
+        draws = eng.sample(self.WITNESS_DRAWS, np.random.default_rng(0))
+        return any(holds(d) and self._is_deal(d) for d in draws)
 
     def _is_deal(self, d: np.ndarray) -> bool:
         """Whether the ``(kinds, locations)`` array ``d`` (internal locations) is a deal
@@ -1824,11 +1826,8 @@ class DealKnowledge:
             return False
         if self._kept_engine().log_total() == -math.inf:
             return False
-        sampler = self._kept_sampler()
-        if sampler is not None:
-            for d in sampler.sample(self.WITNESS_DRAWS, np.random.default_rng(0)):
-                if least <= d[k, col] <= most and self._is_deal(d):
-                    return True
+        if self._drawn_witness(lambda d: bool(least <= d[k, col] <= most)):
+            return True
         probe = self.copy()
         probe._lo[k, col], probe._hi[k, col] = least, most
         try:

@@ -1162,22 +1162,6 @@ class GameKnowledge:
             if said is True and f.arg.is_propositional():
                 return self._by_counting(f.arg)
 
-            def lasting(g: Any) -> bool:  # true in every world, and so after any
-                # announcement: what the public events settle, or a seat sees
-                match g:
-                    case Know(_, a) | KnowWhether(_, a) | Everybody(_, a) | Common(_, a) if (
-                        a.is_propositional()
-                    ):
-                        return self._valid(g) is True
-                    case Know(_, a) | Everybody(_, a) | Common(_, a):
-                        return lasting(a)  # what holds in every world is known there
-                    case And(args):
-                        return all(lasting(a) for a in args)
-                return False
-
-            if said is True or isinstance(f, Announce):
-                if lasting(f.arg):
-                    return True
             # a true announcement keeps a submodel around the true state: what is
             # universal (knowledge of card formulas, and/or of such) and holds now still
             # holds after it, what is existential (possibility) and fails now still fails
@@ -1190,12 +1174,11 @@ class GameKnowledge:
                     if isinstance(f, AnnounceDiamond):
                         return False
                     return None if said is None else not said
-            # the formulas about the cards around f (low -> f -> high in every model),
-            # at the true state, which no announcement changes (koth seed 1 play 16:
-            # <!Kw_P1 has(P2, 12#4)> E_G has(pile, 1) with has(pile, 1) false, where the
-            # kind quotient took 18 s to refuse)
-            # (a true announcement: those around its argument, which it leaves to hold as
-            # it does after it; zpy5 seed 4 play 64: <!Kw_P3 p> C_G q with q false)
+            # the formulas about the cards around f (low -> f -> high in every model), or
+            # around its argument when the announcement is true, at the true state, whose
+            # cards no announcement changes (koth seed 1 play 16: <!Kw_P1 has(P2, 12#4)>
+            # E_G has(pile, 1) with has(pile, 1) false, where the kind quotient took 18 s
+            # to refuse; zpy5 seed 4 play 64: <!Kw_P3 p> C_G q with q false)
             low, high = _sandwich(f.arg if said is True else f)
             if low is TOP or low is not BOT and self.history._holds_now(low):
                 return True
