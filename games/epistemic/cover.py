@@ -91,6 +91,7 @@ def covered_ignorance(
     b: str,
     atom: Any,
     *,
+    negated: bool = False,
     time_limit: float = 1.0,
     rounds: int = 60,
     program: SeatProgram | None = None,
@@ -100,13 +101,18 @@ def covered_ignorance(
     ``has(L, C)``, see the module's text): ``(True, None)``, ``(False, x)`` with ``x`` a
     world of ``a`` where ``b`` knows ``atom``, or ``(None, None)`` when the loop does not
     end within ``time_limit`` seconds or ``rounds`` rounds, or the history has events
-    it does not read.  ``program``: ``a``'s :class:`SeatProgram` of ``h``, when kept (it
+    it does not read.  ``negated``: the same of ``K_a ~K_b ~atom`` (``K_a M_b atom``:
+    ``a``'s worlds without ``atom`` are covered by changes to worlds of ``b`` with it,
+    and ``(False, x)`` is a world of ``a`` where ``b`` knows ``~atom``; the changes are not
+    scaled to the world there).  ``program``: ``a``'s :class:`SeatProgram` of ``h``, when kept (it
     is left as it was).  ``cuts``: a dict the loop keeps its cuts in when it does not
     end, and goes on from when given them again (same ``h``, ``a``, ``b`` and
     ``atom``)."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
+
+    from kripke.formulas import Not
 
     loc, k, j = h.atom_cell(atom)
     cp = h.deck.copies
@@ -121,7 +127,10 @@ def covered_ignorance(
     last: Any = None
     n1 = r1 = -1
     try:
-        pa._bound(pa._counts[loc][k], j, cp[k])  # the atom holds
+        if negated:  # the atom fails: the change must make it hold
+            pa._bound(pa._counts[loc][k], 0, j - 1)
+        else:  # the atom holds: the change must make it fail
+            pa._bound(pa._counts[loc][k], j, cp[k])
         n1, r1 = len(pa._lb), len(pa._rows)
         if cuts:  # the cuts of the last try, their own variables renumbered
             shift = n1 - cuts["base"]
@@ -146,7 +155,8 @@ def covered_ignorance(
             w = pa._built(x)
             if w is None:
                 return None, None
-            found, z = _nearest(w, b, atom, max(0.01, stop - time.monotonic()))
+            target = Not(atom) if negated else atom
+            found, z = _nearest(w, b, target, max(0.01, stop - time.monotonic()))
             if found is None:
                 return None, None
             if z is None:
@@ -156,7 +166,7 @@ def covered_ignorance(
                 return None, None  # z fails an observation: not a world (not expected)
             end = pa._counts[loc][k]
             ends = end[1] + sum(n * int(x[v]) for v, n in end[0].items())
-            _cut(pa, diff, now, seen, loc, k, j, flow, ends)
+            _cut(pa, diff, now, seen, loc, k, j, flow, ends, negated=negated)
         return None, None
     finally:
         pa.time_limit = kept_limit
@@ -180,7 +190,8 @@ def _read(st: Any, a: str) -> bool:
 def _nearest(
     w: CardHistory, b: str, atom: Any, time_limit: float
 ) -> tuple[bool | None, CardHistory | None]:
-    """``(True, z)``: ``z`` a world of ``b`` in ``w`` where ``atom`` fails, with the fewest
+    """``(True, z)``: ``z`` a world of ``b`` in ``w`` where ``atom`` (a card atom or its
+    negation) fails, with the fewest
     copies dealt or moved otherwise than in ``w``; ``(True, None)``: there is none (``b``
     knows ``atom`` in ``w``); ``(None, None)``: not decided."""
     import numpy as np
@@ -528,10 +539,12 @@ def _cut(
     j: int,
     flow: _Flow,
     ends: int = 0,
+    *,
+    negated: bool = False,
 ) -> bool:
     """Add to ``pa`` that its next world is not one the change (``diff``, ``now``: see
-    :func:`_changes`) carries to a world without ``has(loc, k#j)``; ``False`` (nothing
-    added) when no world of ``pa`` meets the change's needs.
+    :func:`_changes`) carries to a world without ``has(loc, k#j)`` (``negated``: with it);
+    ``False`` (nothing added) when no world of ``pa`` meets the change's needs.
 
     The conditions implied by others (``flow``) are left out, and for each other
     kind whose copies the change moves along one path, the same change with those cards
@@ -549,7 +562,7 @@ def _cut(
     conds = _pruned(flow, [(where, i, kind, -d) for (where, i, kind), d in diff.items() if d < 0])
     others = {kind for _, _, kind, _ in conds} - {k}
     if not others:
-        return _excluded(pa, conds, now, seen, loc, k, j, [])
+        return _excluded(pa, conds, now, seen, loc, k, j, [], negated=negated)
     at: dict[int, list[Any]] = {y: [] for y in others}  # each kind's counts left
     for where, i, kind, _ in conds:
         if kind in others:
@@ -573,7 +586,7 @@ def _cut(
             if x != k and (x in ys or x not in taken) and seen.free(set(ys), x)
         ]
 
-    scaled = _scaled(pa, diff, seen, loc, k, ends, flow, conds, ways, fixed)
+    scaled = None if negated else _scaled(pa, diff, seen, loc, k, ends, flow, conds, ways, fixed)
     apart = _apart(flow, diff, conds, ways)
     if scaled is not None and apart:
         # the last unit taken off the atom's place in any number, the other groups
@@ -587,14 +600,19 @@ def _cut(
         # kind, the same as another's too
         general = [(set(g), many, allowed(g, fixed)) for g, many in ways.items()]
         if all(g[2] for g in general):
-            return _excluded(pa, conds, now, seen, loc, k, j, general)
+            return _excluded(pa, conds, now, seen, loc, k, j, general, negated=negated)
     added = False
     for group, many in ways.items():
         kinds = allowed(group, others)
         if kinds:
-            added = _excluded(pa, conds, now, seen, loc, k, j, [(set(group), many, kinds)]) or added
+            added = (
+                _excluded(
+                    pa, conds, now, seen, loc, k, j, [(set(group), many, kinds)], negated=negated
+                )
+                or added
+            )
     if not added:
-        return _excluded(pa, conds, now, seen, loc, k, j, [])
+        return _excluded(pa, conds, now, seen, loc, k, j, [], negated=negated)
     return added
 
 
@@ -750,13 +768,16 @@ def _excluded(
     j: int,
     general: list[tuple[set[int], int, list[int]]],
     extra: list[tuple[_Expr, int, int]] | None = None,
+    *,
+    negated: bool = False,
 ) -> bool:
     """Add the exclusion of :func:`_cut`: ``conds`` (``(where, step, kind, need)``), the
     conditions of the kinds ``ys`` of each ``(ys, many, allowed)`` of ``general`` met by
     any kinds of ``allowed`` instead (their ``many`` copies along one path: a sum over
     the kinds where it is one count, else a 0/1 choice per kind).  ``extra``: further
     conditions ``(count, need, most it can be)``, given in place of the atom's failing
-    after the change (a change scaled to the world, see :func:`_scaled`)."""
+    after the change (a change scaled to the world, see :func:`_scaled`).  ``negated``:
+    the change makes the atom hold, not fail."""
     cp = pa.h.deck.copies
     terms: list[tuple[_Expr, int, int]] = list(extra or [])  # (count, need, most it can be)
     paths: list[tuple[list[tuple[Any, int]], list[int], int]] = []  # cards of kinds along
@@ -795,7 +816,8 @@ def _excluded(
             needs[key] = (e, need, most_there)
     end = pa._counts[loc][k]
     most = j - 1 - now[loc][k]  # the atom fails after the change: at most this many now
-    if not end[0] and end[1] > most and extra is None:
+    least = j - now[loc][k]  # negated: it holds after the change: at least this many now
+    if not end[0] and extra is None and (end[1] < least if negated else end[1] > most):
         return False
     flags: dict[int, int] = {}
     for (coef, c), need, most_there in needs.values():  # flag = 1: fewer than it needs
@@ -816,7 +838,14 @@ def _excluded(
         pa._row(row, -c, float("inf"))
         flags[f] = 1
     coef, c = end
-    if coef and extra is None:  # flag = 1: more than that
+    if coef and negated and least > 0:  # flag = 1: fewer than that
+        f = pa._var(0, 1)
+        big = cp[k] - least + 1  # the count is at most every copy
+        row = dict(coef)
+        row[f] = big
+        pa._row(row, -float("inf"), least - 1 - c + big)
+        flags[f] = 1
+    elif coef and not negated and extra is None:  # flag = 1: more than that
         f = pa._var(0, 1)
         big = max(1, most + 1)  # the count is at least none
         row = dict(coef)

@@ -305,9 +305,9 @@ class GameKnowledge:
         self._programs: dict[Any, Any] = {}
         self._answers: dict[tuple[Any, Any], bool | None] = {}
         self._samples: dict[tuple[str, str, Any, str], bool] = {}
-        self._covers: dict[tuple[str, str, str], bool | None] = {}
+        self._covers: dict[tuple[str, str, str, bool], bool | None] = {}
         self._shares: dict[tuple[str, Any], Fraction | None] = {}
-        self._cover_cuts: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._cover_cuts: dict[tuple[str, str, str, bool], dict[str, Any]] = {}
         self._counted: CardHistory | None = None
         #: Which route answered the last formula: ``"structure"``, ``"local quotient"``,
         #: ``"counting"`` (exact counting, :meth:`_by_counting`) or ``"quotient"`` (the
@@ -827,7 +827,9 @@ class GameKnowledge:
         return self._samples[key]
 
     def _by_cover(self, g: Any) -> bool | None:
-        """``g`` of the form ``K_a ~K_b atom`` (or ``K_a M_b ~atom``) decided by
+        """``g`` of the form ``K_a ~K_b atom`` or ``K_a M_b atom`` (or ``K_a M_b ~atom``,
+        ``K_a ~K_b ~atom``; ``K_a ~K_y K_b atom`` true and ``M_a K_y K_b atom`` false where
+        ``K_a ~K_b atom`` holds) decided by
         :meth:`_covered`, once the structure is refused or known to be too wide (asked
         before the quotients, which take 5-30 s to refuse such a question late in
         52-card koth and classic BS); else ``None``."""
@@ -840,10 +842,21 @@ class GameKnowledge:
         match g:
             case Know(a, Not(Know(b, Atom() as p))) | Know(a, Possible(b, Not(Atom() as p))):
                 return self._covered(a, b, p)
+            case Know(a, Possible(b, Atom() as p)) | Know(a, Not(Know(b, Not(Atom() as p)))):
+                return self._covered(a, b, p, negated=True)
+            # one seat further in, by truth (K_y q implies q): where a's worlds are
+            # covered, a knows ~K_y K_b atom and does not consider K_y K_b atom possible
+            case Know(a, Not(Know(y, Know(b, Atom() as p)))) if y != a:
+                return True if self._covered(a, b, p) else None
+            case Possible(a, Know(y, Know(b, Atom() as p))) if y != a:
+                return False if self._covered(a, b, p) else None
         return None
 
-    def _covered(self, x: str, y: str, atom: Any, seconds: float = COVER_SECONDS) -> bool | None:
-        """Whether ``K_x ~K_y atom`` holds, by covering the worlds of ``x``'s integer
+    def _covered(
+        self, x: str, y: str, atom: Any, seconds: float = COVER_SECONDS, *, negated: bool = False
+    ) -> bool | None:
+        """Whether ``K_x ~K_y atom`` (``negated``: ``K_x M_y atom``) holds, by covering the
+        worlds of ``x``'s integer
         program with changes ``y`` cannot see
         (:func:`~games.epistemic.cover.covered_ignorance`; exact both ways), within
         ``seconds`` of the question's :data:`COVER_SECONDS`; ``None`` when not decided
@@ -853,7 +866,7 @@ class GameKnowledge:
 
         if PUBLIC in (x, y) or x == y:
             return None
-        key = (x, y, atom.key)
+        key = (x, y, atom.key, negated)
         if key not in self._covers:
             cuts = self._cover_cuts.setdefault(key, {})
             spent = cuts.get("spent", 0.0)
@@ -861,7 +874,14 @@ class GameKnowledge:
             start = time.monotonic()
             try:
                 got = covered_ignorance(
-                    self.counted, x, y, atom, time_limit=limit, program=self._program(x), cuts=cuts
+                    self.counted,
+                    x,
+                    y,
+                    atom,
+                    negated=negated,
+                    time_limit=limit,
+                    program=self._program(x),
+                    cuts=cuts,
                 )[0]
             except (SizeLimitError, GameError):
                 got, spent = None, COVER_SECONDS
@@ -1248,6 +1268,10 @@ class GameKnowledge:
                         not unseen or _unseen_moves(self.counted, b) >= unseen
                     ):
                         return self._covered(agent, b, p, seconds)
+                    case Possible(b, Atom() as p) | Not(Know(b, Not(Atom() as p))) if (
+                        not unseen or _unseen_moves(self.counted, b) >= unseen
+                    ):
+                        return self._covered(agent, b, p, seconds, negated=True)
                 return None
 
             if early and self._ignorant(g, agent, counted=False):
@@ -1292,6 +1316,11 @@ class GameKnowledge:
                     agent, b, Not(p)
                 ):
                     return False
+            # truth one level in, after the rules above (koth seed 0 play 104: M_P3 K_P1
+            # K_P2 has(P3, 10) false where K_P3 ~K_P2 has(P3, 10) holds)
+            weaker = _weakened(agent, g)
+            if weaker is not None and know(agent, weaker[0]) is weaker[1]:
+                return weaker[1]
             # the formulas about the cards around g (low -> g -> high, valid): knowing
             # low, the agent knows g; not knowing high, it does not (an announcement
             # of a fact about the cards, or knowledge under a conjunction: on the random
@@ -2217,6 +2246,36 @@ def _preserved(f: Any) -> tuple[bool, bool]:
         case KnowWhether(_, a) if a.is_propositional():
             return True, False
     return False, False
+
+
+def _weakened(agent: str, g: Any) -> tuple[Any, bool] | None:
+    """Truth one level into ``g`` (``K_y q`` implies ``q``, ``q`` implies ``M_y q``), for
+    another seat ``y`` and a ``q`` about knowledge: ``(h, v)`` where ``agent`` knowing
+    ``h`` (``v`` true) or not (``v`` false) decides ``K_agent g`` the same way; else ``None``.
+
+    Knowing ``~q`` the agent knows ``~K_y q``, knowing ``q`` it knows ``M_y q``, and not
+    knowing ``q`` it does not know ``K_y q``.
+
+    Examples
+    --------
+    >>> from kripke.parser import parse
+    >>> [(str(h), v) for h, v in [_weakened("a", parse("~K_y K_b has(c, X)"))]]
+    [('~K_b has(c, X)', True)]
+    >>> [(str(h), v) for h, v in [_weakened("a", parse("K_y ~K_b has(c, X)"))]]
+    [('~K_b has(c, X)', False)]
+    >>> _weakened("a", parse("~K_y has(c, X)")) is None   # q about the cards: not here
+    True
+    """
+    from kripke.formulas import Know, Not, Possible
+
+    match g:
+        case Not(Know(y, q)) if y != agent and not q.is_propositional():
+            return Not(q), True
+        case Possible(y, q) if y != agent and not q.is_propositional():
+            return q, True
+        case Know(y, q) if y != agent and not q.is_propositional():
+            return q, False
+    return None
 
 
 def _sandwich(f: Any) -> tuple[Any, Any]:
