@@ -224,3 +224,36 @@ def test_full_size_depth_three_late_in_koth_by_the_covering():
     gk = GameKnowledge(h)
     assert gk.holds("K_P3 K_P1 ~K_P2 has(P3, 10)") is True and gk.route == "counting"
     assert gk._unknown_among("P2", gk.formula("has(P3, 10)"), ("P3", "P1"), kept_only=True)
+
+
+def test_possibility_in_every_world_of_the_group_view(monkeypatch):
+    """``C_G M_b atom``, ``E_G M_b atom`` and ``K_x K_y M_b atom`` hold where b considers
+    the atom possible in every world that agrees with the true one on what the group saw
+    together (the covering of that view, :meth:`GameKnowledge._possible_among`); on koth
+    and BS histories each such answer is the explicit model's, and counting decides
+    formulas with it that it leaves open without it."""
+    held = gained = 0
+    real = GameKnowledge._possible_among
+    for seed in range(12):
+        for h in (koth_history(seed, 5), bs_history(seed, plays=5)):
+            rng = random.Random(seed)
+            atoms = all_atoms(h)
+            pm = None
+            for _ in range(4):
+                b = rng.choice(list(h.agents))
+                x, y = sorted(rng.sample(list(h.agents), 2))
+                atom = rng.choice(atoms)
+                m = Possible(b, atom)
+                for f in (Common((x, y), m), Everybody((x, y), m), Know(x, Know(y, m))):
+                    monkeypatch.setattr(GameKnowledge, "_possible_among", real)
+                    if not GameKnowledge(h, max_width=1)._ignorant_among(None, f):
+                        continue
+                    pm = pm or explicit_model(h)
+                    assert holds(pm, f), (str(f), seed)
+                    held += 1
+                    if isinstance(f, Common):
+                        monkeypatch.setattr(
+                            GameKnowledge, "_possible_among", lambda *args, **kw: False
+                        )
+                        gained += GameKnowledge(h, max_width=1)._by_counting(f) is None
+    assert held >= 20 and gained >= 3, (held, gained)

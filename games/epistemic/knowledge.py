@@ -1082,10 +1082,13 @@ class GameKnowledge:
         on a shorter one) (kept; ``kept_only``: only an answer kept from before, else
         ``False``).  Then ``~K_agent atom`` is common knowledge of the group."""
         from games.epistemic.history import COMMON
+        from kripke.formulas import Not
 
         members = tuple(sorted(set(group)))
         if PUBLIC in members or agent == PUBLIC:
             return False
+        if isinstance(atom, Not):
+            return self._possible_among(agent, atom.arg, members, kept_only=kept_only)
         if len(members) == 1:
             if kept_only:
                 key1 = (agent, atom.key, members[0])
@@ -1095,12 +1098,7 @@ class GameKnowledge:
         if kept_only:
             return self._amongs.get(key, False)
         if key not in self._amongs:
-            if members not in self._joined:
-                try:
-                    self._joined[members] = self.counted.joined(members)
-                except (InvalidParameterError, GameError):
-                    self._joined[members] = None
-            h = self._joined[members]
+            h = self._joined_view(members)
             if h is None:
                 self._amongs[key] = False
                 return False
@@ -1121,6 +1119,37 @@ class GameKnowledge:
                 found = _covered_true(h, agent, atom)
             self._amongs[key] = found
         return self._amongs[key]
+
+    def _joined_view(self, members: tuple[str, ...]) -> CardHistory | None:
+        """The history with a seat that sees what every seat of ``members`` saw
+        (:meth:`CardHistory.joined`; kept), or ``None`` where it cannot be made."""
+        if members not in self._joined:
+            try:
+                self._joined[members] = self.counted.joined(members)
+            except (InvalidParameterError, GameError):
+                self._joined[members] = None
+        return self._joined[members]
+
+    def _possible_among(
+        self, agent: str, atom: Any, members: tuple[str, ...], *, kept_only: bool = False
+    ) -> bool:
+        """Whether seat ``agent`` considers the card atom ``atom`` possible in every world
+        that agrees with the true one on what every seat of ``members`` saw: by covering
+        the worlds of that seat (one member: its own worlds) with changes ``agent``
+        cannot see that make ``atom`` hold (``negated``
+        :func:`~games.epistemic.cover.covered_ignorance`; its "true" only; kept).  Then
+        ``M_agent atom`` is common knowledge of the members."""
+
+        key = (agent, f"~{atom.key}", members)
+        if kept_only or key in self._amongs:
+            return self._amongs.get(key, False)
+        if len(members) == 1:
+            found = self._covered(members[0], agent, atom, COVER_FIRST, negated=True) is True
+        else:
+            h = self._joined_view(members)
+            found = h is not None and _covered_true(h, agent, atom, negated=True)
+        self._amongs[key] = found
+        return found
 
     def _seat_counting(self, agent: str) -> Any:
         """``agent``'s (or :data:`PUBLIC`'s) exact counting knowledge: from the kept
@@ -2160,17 +2189,19 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
     return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
 
 
-def _covered_true(h: CardHistory, agent: str, atom: Any) -> bool:
+def _covered_true(h: CardHistory, agent: str, atom: Any, *, negated: bool = False) -> bool:
     """Whether the covering (:func:`~games.epistemic.cover.covered_ignorance`, within
     :data:`COVER_FIRST` seconds) shows that ``agent`` does not know ``atom`` in any world
     of the seat :data:`~games.epistemic.history.COMMON` of ``h``, a group's view made by
     :meth:`CardHistory.joined`; ``False`` also where it does not decide or finds a world
-    where ``agent`` knows (one the group's operators need not reach)."""
+    where ``agent`` knows (one the group's operators need not reach).  ``negated``: that
+    ``agent`` considers ``atom`` possible in every such world."""
     from games.epistemic.cover import covered_ignorance
     from games.epistemic.history import COMMON
 
     try:
-        return covered_ignorance(h, COMMON, agent, atom, time_limit=COVER_FIRST)[0] is True
+        got = covered_ignorance(h, COMMON, agent, atom, negated=negated, time_limit=COVER_FIRST)
+        return got[0] is True
     except (SizeLimitError, GameError):
         return False
 
@@ -2367,8 +2398,8 @@ def _sandwich(f: Any) -> tuple[Any, Any]:
 def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:
     """Ways to read ``f`` as ignorance of a card atom under ``K``, ``M``, ``E`` and ``C``:
     ``(agents, b, atom)``, each enough for ``f``, when ``~K_b atom`` holds in every world
-    the operators of ``agents`` (outermost first) reach; none when ``f`` is not of that
-    shape.  An ``M_x`` may drop out, since ``M_x g`` holds wherever ``g`` does (S5), or
+    the operators of ``agents`` (outermost first) reach (``atom`` may be a negated atom:
+    ``M_b`` of the atom); none when ``f`` is not of that shape.  An ``M_x`` may drop out, since ``M_x g`` holds wherever ``g`` does (S5), or
     stay as a ``K_x``; ``M_x ~K_y atom`` also holds wherever ``~K_x atom`` does (``K_x
     K_y atom`` implies ``K_x atom``).  The rules that decide each reading are not
     complete, so a smaller group is not always the one decided: each reading is tried."""
@@ -2385,6 +2416,8 @@ def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:
         match f:
             case Not(Know(b, Atom() as a)) | Possible(b, Not(Atom() as a)):
                 return [(w, b, a) for w in ways]
+            case Possible(b, Atom() as a) | Not(Know(b, Not(Atom() as a))):
+                return [(w, b, Not(a)) for w in ways]  # b does not know ~atom
             case Not(Know(x, Know(b, Atom() as a))) | Possible(x, Not(Know(b, Atom() as a))):
                 return (
                     [(w, b, a) for w in ways]
