@@ -25,6 +25,7 @@ from kripke.formulas import (
     Announce,
     AnnounceDiamond,
     Atom,
+    Distributed,
     Everybody,
     Know,
     KnowWhether,
@@ -153,3 +154,40 @@ def test_the_seat_that_buried_the_kitty_knows_it():
                     assert got is not None and got == holds(pm, f), (seed, str(f))
                     checked += 1
     assert checked > 100
+
+
+def test_the_seat_that_played_on_an_emptied_table_knows_the_play():
+    """A move of all of a place's cards leaves it empty in every world, so the seat that
+    then put cards there face down knows the whole play (``_watched``): ``M_a D_G p`` about
+    the play of a member is ``M_a p`` (koth seed 9 play 24, ``M_P3 D_{P3,P1,P2} has(play,
+    10#2)`` after P1 played, refused by the kind quotient before).  On small BS and koth
+    histories every answer counting gives about the last play is the explicit model's,
+    and the seat that made it is the one that watched it."""
+    from games.epistemic.knowledge import _watched
+    from tests.test_whole_game_copies import koth_history
+    from tests.test_whole_game_dislodged import bs_history
+
+    checked = 0
+    for seed in range(12):
+        for h in (koth_history(seed, 3), bs_history(seed, plays=3)):
+            player = h.agents[seed % len(h.agents)]
+            held = h.kinds_now()[player]
+            if not held or h.kinds_now()["play"]:
+                continue
+            h = h.then(Move(h.deck.names[held[0]], player, "play", seen_by=[player]))
+            assert _watched(h, player, "play")
+            assert not any(_watched(h, a, "play") for a in h.agents if a != player)
+            pm = explicit_model(h)
+            gk = GameKnowledge(h, max_width=1)
+            others = [a for a in h.agents if a != player]
+            for c in h.deck.names:
+                p = Atom("has", ("play", c))
+                for f in (
+                    Know(others[0], Not(Know(player, p))),
+                    Know(others[0], Know(player, p)),
+                    Possible(others[1], Distributed((player, others[0]), p)),
+                ):
+                    got = gk._by_counting(gk._simpler(f))
+                    assert got is not None and got == holds(pm, f), (seed, str(f))
+                    checked += 1
+    assert checked >= 30, checked

@@ -2132,13 +2132,29 @@ class Step:
 
 def _watched(h: CardHistory, agent: str, m: str) -> bool:
     """Whether ``agent`` knows the whole content of place ``m`` now, in every world: it saw
-    all of it (its own place at the deal, a move of all of it, a reveal to it) and every
-    move into or out of it since, which cards (a kitty it took up and buried again)."""
-    since = -1 if m in h.owns[agent] else None
+    all of it (its own place at the deal, a move of all of it, a reveal to it; a place
+    empty at the deal or emptied by a move of all of it, which everybody knows to hold
+    nothing) and every move into or out of it since, which cards (a kitty it took up and
+    buried again, the cards it put down on an emptied table).
+
+    Examples
+    --------
+    >>> from games.cards import Deck
+    >>> from games.epistemic.history import CardHistory, Move, MoveAll
+    >>> h = CardHistory(Deck(["A", "B"], [2, 2]),
+    ...                 {"x": "A B", "y": "A B", "play": "", "pile": ""}, ["x", "y"])
+    >>> h = h.then(Move("A", "x", "play", seen_by=["x"]), MoveAll("play", "pile"),
+    ...            Move("B", "y", "play", seen_by=["y"]))
+    >>> _watched(h, "y", "play"), _watched(h, "x", "play")   # y's B alone lies there
+    (True, False)
+    """
+    since = -1 if m in h.owns[agent] or not h.initial[m] else None
     for i, st in enumerate(h.steps):
         saw = st.audience is None or agent in st.audience
         if st.kind in ("all", "reveal") and st.src == m and saw:
             since = i
+        elif st.kind == "all" and st.src == m:
+            since = i  # nothing left there
     if since is None:
         return False
     return all(
