@@ -257,3 +257,40 @@ def test_possibility_in_every_world_of_the_group_view(monkeypatch):
                         )
                         gained += GameKnowledge(h, max_width=1)._by_counting(f) is None
     assert held >= 20 and gained >= 3, (held, gained)
+
+
+def test_a_path_of_members_worlds_rules_out_common_possibility(monkeypatch):
+    """``C_G M_b atom`` fails where members' worlds lead, in one or two steps, to a world
+    where b holds so many copies of the card that it knows ``~atom``
+    (:func:`~games.epistemic.witness.witness_path_ruled_out`): on koth, BS and random
+    histories every such "fails" is the explicit model's, and counting decides formulas
+    with it that it leaves open without it."""
+    from games.epistemic import knowledge
+    from games.epistemic.witness import witness_path_ruled_out
+
+    fired = gained = 0
+    real = knowledge._path_ruled_out
+    for seed in range(16):
+        for h in (
+            koth_history(seed, 4),
+            bs_history(seed, plays=4),
+            random_history(seed, copies=True, events=5),
+        ):
+            rng = random.Random(seed)
+            atoms = all_atoms(h)
+            pm = None
+            for _ in range(4):
+                b = rng.choice(list(h.agents))
+                group = tuple(sorted(rng.sample(list(h.agents), 2)))
+                atom = rng.choice(atoms)
+                if not witness_path_ruled_out(h, group, b, atom, time_limit=5):
+                    continue
+                pm = pm or explicit_model(h)
+                f = Common(group, Possible(b, atom))
+                assert not holds(pm, f), (str(f), seed)
+                fired += 1
+                monkeypatch.setattr(knowledge, "_path_ruled_out", real)
+                if GameKnowledge(h, max_width=1)._by_counting(f) is False:
+                    monkeypatch.setattr(knowledge, "_path_ruled_out", lambda *args: False)
+                    gained += GameKnowledge(h, max_width=1)._by_counting(f) is None
+    assert fired >= 30 and gained >= 1, (fired, gained)

@@ -1447,6 +1447,10 @@ class GameKnowledge:
                         self._unknown_somewhere(x, c, p, whether=True) for x in group
                     ):
                         return False  # C_G Kw_c p needs K_x Kw_c p of every member x
+                    case Possible(c, Atom() as p) | Not(Know(c, Not(Atom() as p))) if (
+                        _path_ruled_out(self.counted, tuple(group), c, p)
+                    ):
+                        return False  # members' worlds leading to one where c knows ~p
                 return None
             case Distributed(group, a):
                 if a.is_propositional():
@@ -2203,6 +2207,14 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
     if within is None:
         return False
     return rerouted(h, agent, atom, within=within) or outplayed(h, agent, atom, within=within)
+
+
+def _path_ruled_out(h: CardHistory, group: tuple[str, ...], b: str, atom: Any) -> bool:
+    """:func:`~games.epistemic.witness.witness_path_ruled_out` within :data:`COVER_FIRST`
+    seconds: members' worlds leading to one where ``b`` knows ``~atom``."""
+    from games.epistemic.witness import witness_path_ruled_out
+
+    return witness_path_ruled_out(h, group, b, atom, time_limit=COVER_FIRST)
 
 
 def _covered_true(h: CardHistory, agent: str, atom: Any, *, negated: bool = False) -> bool:
