@@ -947,10 +947,21 @@ change side by side):
   true in 0.03 s where the kind quotient refused after 7.9 s), all five games in one run
   (``/tmp/s48/rand_all_head.jsonl``, beside two other benchmark runs): 624 of 625
   (99.8%), koth 112 of 112, median 0.010-0.037 s, worst 2.5 s CPU a state (BS-ZPY; 4.1 s
-  wall under the load).  Left: ``C_{P4,P0,P3} M_P0 has(P3, 10S)`` (ZPY seed 2 play 16):
-  the group's common view has a world where P0 knows P3 has no 10S (the covering finds
-  it), so its answer needs a path of worlds through the three seats, which no rule
-  follows; it now runs out of the 5 s budget where the kind quotient refused within it;
+  wall under the load).  Left there: ``C_{P4,P0,P3} M_P0 has(P3, 10S)`` (ZPY seed 2
+  play 16): the group's common view has a world where P0 knows P3 has no 10S (the
+  covering finds it), so its answer needs a path of worlds through the three seats.  At
+  3d4f72d (``witness_path_ruled_out``: one or two steps of the members' worlds, each
+  checked, to a world where P0 holds both 10S) it is false in 0.56 s, and the same
+  command answers all 625 states (``/tmp/s48/rand_all_path.jsonl``; median 0.006-0.026
+  s, worst 2.3 s a state, BS-ZPY), the same answers on the 624 both runs answered;
+* bs-classic, 20 games at every play at 3abc7fa (``--games bs-classic --seeds 0 .. 19
+  --every 1 --budget 2``, ``/tmp/s48/classic1_head.jsonl``, beside another benchmark run
+  and the session's work): 98.4% of 2,256 (2,220; 98.9% at the last such run, session
+  40), median 0.015 s (0.009 s CPU), worst 2.0 s a state and a query, 7 states with a
+  query over 1 s, peak 141 MiB.  Of the 36 over the budget, asked again one by one with
+  4 s a formula beside one other run, 20 answer in 0.8-2.3 s and 16 stay over 4 s: the
+  difference from the last run is load on borderline states (this session's rules do not
+  reach ``K_a ~K_b has(c, X)`` or ``C_{a,b} has(c, X)`` of a seat's card);
 * depth 3, 2 seeds (``--depth 3 --seeds 0 1 --every 8 --max-plays 120 --budget 2``):
   koth 71% -> 86% (15 -> 18 of 21; 81% in a run at 3abc7fa beside two other benchmark
   runs, one state over the budget by 0.01 s), BS-ZPY 80% -> 83% (24 -> 25 of 30),
