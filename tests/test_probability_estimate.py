@@ -106,5 +106,5 @@ def test_bad_input_is_named():
         estimated_probability(h, h.agents[0], "has(pile, A)", confidence=1.5)
     gk = GameKnowledge(h)
     with pytest.raises(InvalidParameterError, match="about knowledge"):
-        gk.probability_estimate(h.agents[0], f"K_{h.agents[1]} has(pile, A)")
+        gk.probability_estimate(h.agents[0], f"K_{h.agents[1]} has({h.agents[2]}, A)")
     assert isinstance(gk.probability_estimate(h.agents[0], "has(pile, A)", samples=5), Estimate)

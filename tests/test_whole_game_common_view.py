@@ -262,11 +262,11 @@ def test_possibility_in_every_world_of_the_group_view(monkeypatch):
 def test_a_path_of_members_worlds_rules_out_common_possibility(monkeypatch):
     """``C_G M_b atom`` fails where members' worlds lead, in one or two steps, to a world
     where b holds so many copies of the card that it knows ``~atom``
-    (:func:`~games.epistemic.witness.witness_path_ruled_out`): on koth, BS and random
+    (:func:`~games.epistemic.program.witness_path_ruled_out`): on koth, BS and random
     histories every such "fails" is the explicit model's, and counting decides formulas
     with it that it leaves open without it."""
     from games.epistemic import knowledge
-    from games.epistemic.witness import witness_path_ruled_out
+    from games.epistemic.program import witness_path_ruled_out
 
     fired = gained = 0
     real = knowledge._path_ruled_out

@@ -197,9 +197,10 @@ def test_full_size_zpy_common_knowledge_of_a_buried_card_and_a_hand():
 
 
 def test_the_places_are_tried_together_only_where_the_splits_are_few(monkeypatch):
-    """ZPY seed 15 play 85: P2 watches its hand and the kitty it buried.  The rule asks
-    about both places together with P3's hand first; where the ways to split the copies
-    over them exceed ``MAX_SPLITS`` it asks about each place alone."""
+    """ZPY seed 15 play 85: P2 watches its hand, the kitty it buried and the cards played
+    face up (empty at the deal, every card put there seen by all).  The rule asks about
+    those places together with P3's hand first; where the ways to split the copies over
+    them exceed ``MAX_SPLITS`` it asks about each place alone."""
     from benchmarks.whole_game_knowledge import plays
     from games.epistemic import knowledge
 
@@ -214,7 +215,7 @@ def test_the_places_are_tried_together_only_where_the_splits_are_few(monkeypatch
 
     monkeypatch.setattr(knowledge, "_copies_sum", spy)
     assert GameKnowledge(h)._held_between(("P2", "P3"), atom) is True
-    assert asked[0] == ["P3", "P2", "kitty"]
+    assert asked[0] == ["P3", "P2", "kitty", "played"]
     asked.clear()
     monkeypatch.setattr(knowledge, "MAX_SPLITS", 1)
     GameKnowledge(h)._held_between(("P2", "P3"), atom)

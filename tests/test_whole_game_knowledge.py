@@ -90,10 +90,12 @@ def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.Monkey
         Deck(["A", "B"], copies=2), {"P0": "A B", "P1": "A B", "pile": ""}, ["P0", "P1"]
     )
     h = h.then(Move("A", "P0", "pile", seen_by=["P0"]))
-    r = wgk.run_state(h, ["C_{P0,P1} has(P1, B)"])  # exact counting leaves it undecided
+    f = "C_{P0,P1} ~has(P1, A#2)"
+    r = wgk.run_state(h, [f])  # exact counting leaves it undecided
     assert r["status"] == "ok" and r["routes"] == ["quotient"]  # the kind quotient answers
+    assert r["answers"] == [True]
     monkeypatch.setattr(knowledge, "KIND_STATES", 0)  # ... unless it refuses too
-    r = wgk.run_state(h, ["C_{P0,P1} has(P1, B)"])
+    r = wgk.run_state(h, [f])
     assert r["status"] == "size-limit" and r["refused_by"] == "quotient"
     assert r["answers"] == [] and "kind quotient" in r["error"]
 

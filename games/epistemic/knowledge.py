@@ -2210,9 +2210,9 @@ def _unknown_by_rules(h: CardHistory, agent: str, atom: Any, within: str | None)
 
 
 def _path_ruled_out(h: CardHistory, group: tuple[str, ...], b: str, atom: Any) -> bool:
-    """:func:`~games.epistemic.witness.witness_path_ruled_out` within :data:`COVER_FIRST`
+    """:func:`~games.epistemic.program.witness_path_ruled_out` within :data:`COVER_FIRST`
     seconds: members' worlds leading to one where ``b`` knows ``~atom``."""
-    from games.epistemic.witness import witness_path_ruled_out
+    from games.epistemic.program import witness_path_ruled_out
 
     return witness_path_ruled_out(h, group, b, atom, time_limit=COVER_FIRST)
 

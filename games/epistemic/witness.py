@@ -43,7 +43,6 @@ True
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -74,7 +73,6 @@ __all__ = [
     "witness_carried",
     "FOLLOW_HOPS",
     "CARRIED_TRIES",
-    "witness_path_ruled_out",
 ]
 
 
@@ -973,82 +971,4 @@ def witness_kept(h: CardHistory, b: str, atom: Any) -> bool:
             return True
         if tries >= KEPT_TRIES:
             break
-    return False
-
-
-def witness_path_ruled_out(
-    h: CardHistory, group: tuple[str, ...], b: str, atom: Any, *, time_limit: float = 1.0
-) -> bool:
-    """Whether a path of at most two steps of the seats ``group`` leads from the true
-    history to a world where seat ``b`` holds so many copies of the atom's card that it
-    knows ``~atom`` (``has(L, C#k)`` with ``L`` not ``b``'s: the copies ``b`` holds leave
-    fewer than ``k`` for ``L``); then ``M_b atom`` is not common knowledge of ``group``
-    (nor ``E_G E_G M_b atom`` for a path of two).  ``True`` is a proof: each world is a
-    :class:`~games.epistemic.program.SeatProgram` world checked event by event, the
-    second built on the first, and ``b``'s own program knows ``~atom`` in the last;
-    ``False`` proves nothing.
-
-    The first step goes to a world of ``x`` where the next seat ``y`` holds no copy of
-    the card (so that ``y`` cannot rule out that ``b`` holds them), the second to a world
-    of ``y`` there where ``b`` holds the copies; or one step of ``x`` to such a world.
-
-    Examples
-    --------
-    x and y each hold an A, z a B and a C.  x cannot tell where the other A is, so it
-    considers ``has(y, A)`` possible; but z cannot tell whether x holds both, and in such
-    a world of z x knows ``~has(y, A)``: ``M_x has(y, A)`` is not common knowledge of x
-    and z:
-
-    >>> from games.cards import Deck
-    >>> from kripke.formulas import Atom
-    >>> h = CardHistory(Deck(["A", "B", "C"], [2, 2, 2]),
-    ...                 {"x": "A B", "y": "A C", "z": "B C"}, ["x", "y", "z"])
-    >>> witness_path_ruled_out(h, ("x", "z"), "x", Atom("has", ("y", "A")))
-    True
-    """
-    from games.epistemic.program import SeatProgram
-    from kripke.formulas import Atom, Not
-
-    cell = h.card_cell(atom)
-    mine = h.owns.get(b, ())
-    if cell is None or len(mine) != 1 or cell[0] in mine:
-        return False
-    _, x, j = cell
-    need = h.deck.copies[x] - j + 1  # copies b holds: L holds fewer than j
-    name = h.deck.names[x]
-    holds_them = Atom("has", (mine[0], name if need == 1 else f"{name}#{need}"))
-    stop = time.monotonic() + time_limit
-
-    def world_of(w: CardHistory, seat: str, f: Any) -> CardHistory | None:
-        left = stop - time.monotonic()
-        if left <= 0:
-            return None
-        try:
-            prog = SeatProgram(w, seat, time_limit=left)
-            return prog.world(f) if prog.exact else None
-        except (SizeLimitError, GameError):
-            return None
-
-    def ruled_out(w: CardHistory | None) -> bool:
-        if w is None:
-            return False
-        try:
-            prog = SeatProgram(w, b, time_limit=max(0.05, stop - time.monotonic()))
-            return prog.exact and prog.knows(Not(atom)) is True
-        except (SizeLimitError, GameError):
-            return False
-
-    for s in group:
-        if ruled_out(world_of(h, s, holds_them)):
-            return True
-    for s in group:
-        for y in group:
-            theirs = h.owns.get(y, ())
-            if y == s or y == b or len(theirs) != 1:
-                continue
-            first = world_of(h, s, Not(Atom("has", (theirs[0], name))))
-            if first is not None and ruled_out(world_of(first, y, holds_them)):
-                return True
-            if time.monotonic() >= stop:
-                return False
     return False
