@@ -985,8 +985,13 @@ change side by side):
   heuristic effort nor tighter big-M bounds from the places' sizes shortens the proof.
   The next step there is a stronger formulation of the cuts (or fewer, wider ones), not
   more time;
-* BS-ZPY at every 5th play was started at c4a3207 and stopped after 64 states (seeds 0-1,
-  92%): the probabilistic bot's games take most of the run, too long for the session.
+* bs-zpy, 20 games at every 5th play at c4a3207 (``--games bs-zpy --seeds 0 .. 19 --every
+  5 --budget 2``, ``/tmp/s48/bszpy5_base.jsonl``, stopped twice and resumed, beside the
+  session's other runs): 87.1% of 703 (612; 86.9% at the last full run), median 0.019 s,
+  worst 1.97 s a state and 1.91 s a query (46 answered states with a query over 1 s), peak
+  248 MiB; every one of the 91 left over the budget, ``K_a ~K_b has(c, X)`` as in koth
+  (seed 0 play 125, ``K_P0 ~K_P1 has(P2, 10C)``: the covering ends true in 24 rounds and
+  5.3 s; seed 1 play 140 does not end in 74 rounds and 60 s).
 
 Run::
 
