@@ -103,11 +103,11 @@ def covered_ignorance(
     end within ``time_limit`` seconds or ``rounds`` rounds, or the history has events
     it does not read.  ``negated``: the same of ``K_a ~K_b ~atom`` (``K_a M_b atom``:
     ``a``'s worlds without ``atom`` are covered by changes to worlds of ``b`` with it,
-    and ``(False, x)`` is a world of ``a`` where ``b`` knows ``~atom``; the changes are not
-    scaled to the world there).  ``program``: ``a``'s :class:`SeatProgram` of ``h``, when kept (it
-    is left as it was).  ``cuts``: a dict the loop keeps its cuts in when it does not
-    end, and goes on from when given them again (same ``h``, ``a``, ``b`` and
-    ``atom``)."""
+    and ``(False, x)`` is a world of ``a`` where ``b`` knows ``~atom``; the changes are
+    not scaled to the world there).  ``program``: ``a``'s :class:`SeatProgram` of ``h``,
+    when kept (it is left as it was).  ``cuts``: a dict the loop keeps its cuts in when
+    it does not end, and goes on from when given them again (same ``h``, ``a``, ``b``
+    and ``atom``)."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
@@ -115,6 +115,7 @@ def covered_ignorance(
     from kripke.formulas import Not
 
     loc, k, j = h.atom_cell(atom)
+    target = Not(atom) if negated else atom  # what the world of b found must not make hold
     cp = h.deck.copies
     pa = program if program is not None else SeatProgram(h, a, time_limit=time_limit)
     if not pa.exact:
@@ -155,7 +156,6 @@ def covered_ignorance(
             w = pa._built(x)
             if w is None:
                 return None, None
-            target = Not(atom) if negated else atom
             found, z = _nearest(w, b, target, max(0.01, stop - time.monotonic()))
             if found is None:
                 return None, None
@@ -191,9 +191,9 @@ def _nearest(
     w: CardHistory, b: str, atom: Any, time_limit: float
 ) -> tuple[bool | None, CardHistory | None]:
     """``(True, z)``: ``z`` a world of ``b`` in ``w`` where ``atom`` (a card atom or its
-    negation) fails, with the fewest
-    copies dealt or moved otherwise than in ``w``; ``(True, None)``: there is none (``b``
-    knows ``atom`` in ``w``); ``(None, None)``: not decided."""
+    negation) fails, with the fewest copies dealt or moved otherwise than in ``w``;
+    ``(True, None)``: there is none (``b`` knows ``atom`` in ``w``); ``(None, None)``: not
+    decided."""
     import numpy as np
 
     from kripke.formulas import Not

@@ -776,19 +776,17 @@ class GameKnowledge:
 
         match g:
             case Not(Distributed(group, Atom() as p)):
-                pass
-            case _:
-                return False
-        key = frozenset(group)
-        if key not in self._pooled:
-            self._pooled[key] = self.counted.pooled(sorted(key), POOLED)
-        h = self._pooled[key]
-        try:
-            if x == PUBLIC:
-                return never_known(h, POOLED, p)
-            return never_known(h, POOLED, p, within=x) or outplayed(h, POOLED, p, within=x)
-        except GameError:  # an atom the history does not take: counting's to say
-            return False
+                key = frozenset(group)
+                if key not in self._pooled:
+                    self._pooled[key] = self.counted.pooled(sorted(key), POOLED)
+                h = self._pooled[key]
+                try:
+                    if x == PUBLIC:
+                        return never_known(h, POOLED, p)
+                    return never_known(h, POOLED, p, within=x) or outplayed(h, POOLED, p, within=x)
+                except GameError:  # an atom the history does not take: counting's to say
+                    return False
+        return False
 
     def _known_somewhere(self, x: str, y: str, p: Any) -> bool:
         """Whether a world of seat ``x`` was found where seat ``y`` knows the propositional
@@ -829,10 +827,9 @@ class GameKnowledge:
     def _by_cover(self, g: Any) -> bool | None:
         """``g`` of the form ``K_a ~K_b atom`` or ``K_a M_b atom`` (or ``K_a M_b ~atom``,
         ``K_a ~K_b ~atom``; ``K_a ~K_y K_b atom`` true and ``M_a K_y K_b atom`` false where
-        ``K_a ~K_b atom`` holds) decided by
-        :meth:`_covered`, once the structure is refused or known to be too wide (asked
-        before the quotients, which take 5-30 s to refuse such a question late in
-        52-card koth and classic BS); else ``None``."""
+        ``K_a ~K_b atom`` holds) decided by :meth:`_covered`, once the structure is refused
+        or known to be too wide (asked before the quotients, which take 5-30 s to refuse
+        such a question late in 52-card koth and classic BS); else ``None``."""
         from kripke.formulas import Atom, Know, Not, Possible
 
         width, most = self._width, self.max_width
@@ -856,8 +853,7 @@ class GameKnowledge:
         self, x: str, y: str, atom: Any, seconds: float = COVER_SECONDS, *, negated: bool = False
     ) -> bool | None:
         """Whether ``K_x ~K_y atom`` (``negated``: ``K_x M_y atom``) holds, by covering the
-        worlds of ``x``'s integer
-        program with changes ``y`` cannot see
+        worlds of ``x``'s integer program with changes ``y`` cannot see
         (:func:`~games.epistemic.cover.covered_ignorance`; exact both ways), within
         ``seconds`` of the question's :data:`COVER_SECONDS`; ``None`` when not decided
         (kept once the whole budget is spent; a try before that keeps its cuts to go
@@ -1139,7 +1135,6 @@ class GameKnowledge:
         cannot see that make ``atom`` hold (``negated``
         :func:`~games.epistemic.cover.covered_ignorance`; its "true" only; kept).  Then
         ``M_agent atom`` is common knowledge of the members."""
-
         key = (agent, f"~{atom.key}", members)
         if kept_only or key in self._amongs:
             return self._amongs.get(key, False)
@@ -2155,10 +2150,8 @@ def _watched(h: CardHistory, agent: str, m: str) -> bool:
     since = -1 if m in h.owns[agent] or not h.initial[m] else None
     for i, st in enumerate(h.steps):
         saw = st.audience is None or agent in st.audience
-        if st.kind in ("all", "reveal") and st.src == m and saw:
-            since = i
-        elif st.kind == "all" and st.src == m:
-            since = i  # nothing left there
+        if st.src == m and (st.kind == "all" or st.kind == "reveal" and saw):
+            since = i  # emptied (nothing left there), or all of it shown to the agent
     if since is None:
         return False
     return all(
@@ -2427,10 +2420,11 @@ def _peeled(f: Any) -> list[tuple[tuple[str, ...], str, Any]]:
     """Ways to read ``f`` as ignorance of a card atom under ``K``, ``M``, ``E`` and ``C``:
     ``(agents, b, atom)``, each enough for ``f``, when ``~K_b atom`` holds in every world
     the operators of ``agents`` (outermost first) reach (``atom`` may be a negated atom:
-    ``M_b`` of the atom); none when ``f`` is not of that shape.  An ``M_x`` may drop out, since ``M_x g`` holds wherever ``g`` does (S5), or
-    stay as a ``K_x``; ``M_x ~K_y atom`` also holds wherever ``~K_x atom`` does (``K_x
-    K_y atom`` implies ``K_x atom``).  The rules that decide each reading are not
-    complete, so a smaller group is not always the one decided: each reading is tried."""
+    ``M_b`` of the atom); none when ``f`` is not of that shape.  An ``M_x`` may drop out,
+    since ``M_x g`` holds wherever ``g`` does (S5), or stay as a ``K_x``; ``M_x ~K_y
+    atom`` also holds wherever ``~K_x atom`` does (``K_x K_y atom`` implies ``K_x
+    atom``).  The rules that decide each reading are not complete, so a smaller group is
+    not always the one decided: each reading is tried."""
     from kripke.formulas import Atom, Common, Everybody, Know, Not, Possible
 
     ways: list[tuple[str, ...]] = [()]
