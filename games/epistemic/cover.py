@@ -245,19 +245,22 @@ def _changes(
     cw = {loc: _counted(ks, K) for loc, ks in w.initial.items()}
     cz = {loc: _counted(ks, K) for loc, ks in z.initial.items()}
     diff: dict[Any, int] = {}
+    cur: dict[tuple[str, int], int] = {}  # (place, kind) -> d != 0 after the step so far
 
     def compare(i: int, places: Any) -> None:
         for loc in places:
             for kind in range(K):
                 d = cz[loc][kind] - cw[loc][kind]
                 if d:
-                    diff[loc, i, kind] = d
+                    diff[loc, i, kind] = cur[loc, kind] = d
+                else:
+                    cur.pop((loc, kind), None)
 
     compare(-1, w.locations)
     seen = _Seen()
     for i, (sw, sz) in enumerate(zip(w.steps, z.steps, strict=True)):
         if sw.kind in _SEEN:
-            if not seen.add(w, i, sw, cw, cz):
+            if not seen.add(w, i, sw, cz, cur):
                 return diff, {}, None
         elif sw.kind == "move":
             for c, st in ((cw, sw), (cz, sz)):
@@ -303,16 +306,15 @@ class _Seen:
         self.moved: dict[int, dict[tuple[str, int], int]] = {}
         self.watched: dict[int, set[tuple[str, int]]] = {}
 
-    def add(self, h: CardHistory, i: int, st: Any, cw: Any, cz: Any) -> bool:
-        """Note observation ``st`` (step ``i``) between the counts ``cw`` of the world
-        and ``cz`` of the changed one; ``False`` when it fails in the changed one."""
+    def add(self, h: CardHistory, i: int, st: Any, cz: Any, moved: dict[Any, int]) -> bool:
+        """Note observation ``st`` (step ``i``) in the changed world's counts ``cz``,
+        ``moved`` the cells ``(place, kind)`` where they differ from the world's
+        (``d != 0``); ``False`` when it fails in the changed one."""
 
         def d(loc: str, k: int) -> int:
-            return int(cz[loc][k] - cw[loc][k])
+            return int(moved.get((loc, k), 0))
 
-        self.moved[i] = {
-            (loc, k): d(loc, k) for loc in cw for k in range(len(cw[loc])) if d(loc, k)
-        }
+        self.moved[i] = dict(moved)
         if st.kind == "show":
             shown = Counter(st.kinds)
             self.watched[i] = {(st.src, k) for k in shown}

@@ -65,11 +65,21 @@ _Expr = tuple[dict[int, int], int]  # a count: coefficients of the variables, an
 
 
 def _plus(e: _Expr, f: _Expr) -> _Expr:
-    """The sum of two counts."""
-    coef = dict(e[0])
-    for v, c in f[0].items():
-        coef[v] = coef.get(v, 0) + c
-        if coef[v] == 0:
+    """The sum of two counts (a count's coefficients are never changed in place, so the
+    sum may share them with a term that has all of them)."""
+    ec, fc = e[0], f[0]
+    if not fc:
+        return ec, e[1] + f[1]
+    if not ec:
+        return fc, e[1] + f[1]
+    if len(fc) > len(ec):
+        ec, fc = fc, ec
+    coef = ec.copy()
+    for v, c in fc.items():
+        n = coef.get(v, 0) + c
+        if n:
+            coef[v] = n
+        else:
             del coef[v]
     return coef, e[1] + f[1]
 
