@@ -1230,6 +1230,10 @@ def warm_up() -> None:
     answered one formula before."""
     import scipy.optimize  # noqa: F401  (the seats' integer programs; about 0.5 s)
 
+    from games.epistemic.program import _cp_sat
+
+    _cp_sat()  # CP-SAT, the covering's later rounds (about 0.4 s)
+
     import games.epistemic.kinds  # noqa: F401
     import games.epistemic.quotient  # noqa: F401
     import games.epistemic.symbolic  # noqa: F401
