@@ -181,3 +181,34 @@ def test_game_knowledge_answers_the_same_with_cp_sat_from_the_start(monkeypatch)
     monkeypatch.setattr(cover, "HIGHS_ROUND", 0.0)
     cp = [GameKnowledge(h, max_width=1).holds(t) for t in texts]
     assert cp == highs
+
+
+def test_a_try_that_went_over_to_cp_sat_goes_on_with_it(monkeypatch):
+    """The cuts a try keeps say whether it went over to CP-SAT, and the next try, going
+    on from them, starts with CP-SAT (no HiGHS round spent again)."""
+    h = koth_history(17, 7)
+    a, b = h.agents[0], h.agents[1]
+    real = SeatProgram._solve
+    highs_rounds: list[int] = []
+
+    def timed_out_highs(self, cost, *, first=False, cp_sat=False):
+        if not cp_sat and self.agent == a and first:
+            highs_rounds.append(1)
+            from types import SimpleNamespace
+
+            return SimpleNamespace(x=None, status=1)
+        return real(self, cost, first=first, cp_sat=cp_sat)
+
+    monkeypatch.setattr(SeatProgram, "_solve", timed_out_highs)
+    tried = 0
+    for atom in all_atoms(h):
+        cuts: dict = {}
+        highs_rounds.clear()
+        got, _ = cover.covered_ignorance(h, a, b, atom, time_limit=20, rounds=1, cuts=cuts)
+        if got is not None:
+            continue
+        tried += 1
+        assert cuts["hard"] is True and len(highs_rounds) == 1
+        cover.covered_ignorance(h, a, b, atom, time_limit=20, rounds=1, cuts=cuts)
+        assert len(highs_rounds) == 1  # the second try asked CP-SAT only
+    assert tried

@@ -116,7 +116,8 @@ def covered_ignorance(
     not scaled to the world there).  ``program``: ``a``'s :class:`SeatProgram` of ``h``,
     when kept (it is left as it was).  ``cuts``: a dict the loop keeps its cuts in when
     it does not end, and goes on from when given them again (same ``h``, ``a``, ``b``
-    and ``atom``)."""
+    and ``atom``); it also keeps whether the loop went over to CP-SAT
+    (:data:`HIGHS_ROUND`)."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
@@ -135,7 +136,8 @@ def covered_ignorance(
     flow = _Flow(h)
     stop = time.monotonic() + time_limit
     last: Any = None
-    hard = HIGHS_ROUND <= 0  # HiGHS did not answer a round within HIGHS_ROUND
+    # HiGHS did not answer a round within HIGHS_ROUND (here or in the last try)
+    hard = HIGHS_ROUND <= 0 or bool(cuts and cuts.get("hard"))
     n1 = r1 = -1
     try:
         if negated:  # the atom fails: the change must make it hold
@@ -190,6 +192,7 @@ def covered_ignorance(
             cuts["base"] = n1
             cuts["vars"] = list(zip(pa._lb[n1:], pa._ub[n1:], map(bool, pa._int[n1:]), strict=True))
             cuts["rows"] = pa._rows[r1:]
+            cuts["hard"] = hard
         del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
         del pa._rows[r0:]
 
