@@ -212,3 +212,27 @@ def test_a_try_that_went_over_to_cp_sat_goes_on_with_it(monkeypatch):
         cover.covered_ignorance(h, a, b, atom, time_limit=20, rounds=1, cuts=cuts)
         assert len(highs_rounds) == 1  # the second try asked CP-SAT only
     assert tried
+
+
+def test_a_larger_covering_budget_answers_late_in_koth():
+    """52-card koth, the benchmark's game of seed 6 after 50 plays (79 events):
+    ``K_P2 ~K_P3 has(P0, 0)`` needs 33 rounds of the covering, 4 s with CP-SAT in its
+    hard rounds (27 s with HiGHS alone, ``benchmarks/cover_solvers.py``), past the default
+    2 s; with ``cover_seconds=60`` it is answered, true, and by truth (``K_a q`` implies
+    ``q``) P3 does not know it in the true world, which P3's own program confirms."""
+    from benchmarks.whole_game_knowledge import plays
+
+    h = next(h for k, h in plays("bs-koth", 6) if k == 50)
+    gk = GameKnowledge(h, cover_seconds=60)
+    assert gk.cover_seconds == 60.0
+    assert gk.holds("K_P2 ~K_P3 has(P0, 0)") is True and gk.route == "counting"
+    assert SeatProgram(gk.counted, "P3").knows(gk.counted.card_formula("has(P0, 0)")) is False
+
+
+@pytest.mark.parametrize("bad", [0, -1.5, float("inf"), float("nan"), "2", True])
+def test_a_bad_covering_budget_is_refused(bad):
+    from games.errors import InvalidParameterError
+
+    h = koth_history(1, 3)
+    with pytest.raises(InvalidParameterError, match="cover_seconds"):
+        GameKnowledge(h, cover_seconds=bad)

@@ -191,6 +191,11 @@ class GameKnowledge:
         a rule decides them (:meth:`_by_counting`), each in milliseconds where
         a structure can take seconds; ``False`` asks counting only after
         those are refused, to compare the routes.
+    cover_seconds : float, optional
+        Most seconds the covering of ``K_a ~K_b has(c, X)`` (and ``K_a M_b``) may
+        spend on one question, late in long face-down games (default
+        :data:`COVER_SECONDS`, 2 s); a larger budget answers more such questions
+        late in long koth and BS-ZPY games, a question at a time.
 
     Notes
     -----
@@ -264,9 +269,18 @@ class GameKnowledge:
         max_width: int | None = None,
         quotient_width: int | None = None,
         counting_first: bool = True,
+        cover_seconds: float | None = None,
     ):
         if not isinstance(history, CardHistory):
             raise InvalidParameterError(f"GameKnowledge needs a CardHistory, got {history!r}")
+        if cover_seconds is not None and (
+            isinstance(cover_seconds, bool)
+            or not isinstance(cover_seconds, int | float)
+            or not 0 < cover_seconds < float("inf")
+        ):
+            raise InvalidParameterError(
+                f"cover_seconds must be a positive number of seconds, got {cover_seconds!r}"
+            )
         from games.epistemic.symbolic import MAX_WIDTH
 
         self.history = history
@@ -279,6 +293,8 @@ class GameKnowledge:
         #: ``False``: only after the structure and the quotients are refused, e.g. to
         #: compare those routes).
         self.counting_first = counting_first
+        #: Most seconds the covering may spend on one question (:meth:`_covered`).
+        self.cover_seconds = COVER_SECONDS if cover_seconds is None else float(cover_seconds)
         self._width: int | None = None
         self.aliases = seat_aliases(history.agents)
         self._hs: Any = None
@@ -850,14 +866,20 @@ class GameKnowledge:
         return None
 
     def _covered(
-        self, x: str, y: str, atom: Any, seconds: float = COVER_SECONDS, *, negated: bool = False
+        self,
+        x: str,
+        y: str,
+        atom: Any,
+        seconds: float | None = None,
+        *,
+        negated: bool = False,
     ) -> bool | None:
         """Whether ``K_x ~K_y atom`` (``negated``: ``K_x M_y atom``) holds, by covering the
         worlds of ``x``'s integer program with changes ``y`` cannot see
         (:func:`~games.epistemic.cover.covered_ignorance`; exact both ways), within
-        ``seconds`` of the question's :data:`COVER_SECONDS`; ``None`` when not decided
-        (kept once the whole budget is spent; a try before that keeps its cuts to go
-        on from)."""
+        ``seconds`` (default: all that is left) of the question's :attr:`cover_seconds`;
+        ``None`` when not decided (kept once the whole budget is spent; a try before
+        that keeps its cuts to go on from)."""
         from games.epistemic.cover import covered_ignorance
 
         if PUBLIC in (x, y) or x == y:
@@ -866,7 +888,8 @@ class GameKnowledge:
         if key not in self._covers:
             cuts = self._cover_cuts.setdefault(key, {})
             spent = cuts.get("spent", 0.0)
-            limit = min(seconds, COVER_SECONDS - spent)
+            budget = self.cover_seconds
+            limit = budget - spent if seconds is None else min(seconds, budget - spent)
             start = time.monotonic()
             try:
                 got = covered_ignorance(
@@ -880,9 +903,9 @@ class GameKnowledge:
                     cuts=cuts,
                 )[0]
             except (SizeLimitError, GameError):
-                got, spent = None, COVER_SECONDS
+                got, spent = None, budget
             cuts["spent"] = spent + time.monotonic() - start
-            if got is not None or cuts["spent"] >= COVER_SECONDS - 0.05:
+            if got is not None or cuts["spent"] >= budget - 0.05:
                 self._covers[key] = got
                 self._cover_cuts.pop(key, None)
             return got
@@ -1285,7 +1308,7 @@ class GameKnowledge:
             # witness is found)
             early = agent != PUBLIC and self._program_first(agent)
 
-            def covered(seconds: float = COVER_SECONDS, *, unseen: int = 0) -> bool | None:
+            def covered(seconds: float | None = None, *, unseen: int = 0) -> bool | None:
                 match g:  # ~K_b p: the covering of the agent's worlds (where b did not
                     # see at least ``unseen`` moves)
                     case Not(Know(b, Atom() as p)) | Possible(b, Not(Atom() as p)) if (
