@@ -1177,7 +1177,9 @@ def random_query(h: Any, seed: str, depth: int = 2, n: int = 2) -> dict[str, Any
     return {"formulas": [str(random_formula(rng, h, depth)) for _ in range(n)]}
 
 
-def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, Any]:
+def run_state(
+    h: Any, formulas: list[str], route: str = "default", cover_seconds: float | None = None
+) -> dict[str, Any]:
     """Build ``h``'s knowledge and answer ``formulas``: answers, routes, seconds.
     A formula ``Pr_a f`` asks seat ``a``'s exact probability of ``f``
     (:meth:`GameKnowledge.probability`), its answer the fraction as text; ``Bounds_a f``
@@ -1198,6 +1200,7 @@ def run_state(h: Any, formulas: list[str], route: str = "default") -> dict[str, 
         h,
         quotient_width=None if route == "default" else 2**62,
         counting_first=route != "baseline",
+        cover_seconds=cover_seconds,
     )
     try:
         for f in formulas:
@@ -1240,12 +1243,12 @@ def warm_up() -> None:
     import kripke.symbolic  # noqa: F401
 
 
-def _child(h: Any, formulas: list[str], route: str, q: Any) -> None:
+def _child(h: Any, formulas: list[str], route: str, q: Any, cover: float | None = None) -> None:
     from games.epistemic.history import clear_deal_states
 
     clear_deal_states()  # a state's counting starts from its deal, not from a kept state
     try:
-        r = run_state(h, formulas, route)
+        r = run_state(h, formulas, route, cover)
     except Exception as exc:  # noqa: BLE001 - recorded as the state's result
         r = {"status": f"error: {type(exc).__name__}", "error": str(exc)[:300]}
     r["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -1264,10 +1267,16 @@ def _pick_one(h: Any, index: int, depth: int, ask: str = "holds") -> dict[str, A
         return {"formulas": [], "error": str(exc)}
 
 
-def _measure(h: Any, formulas: list[str], budget: float, route: str = "default") -> dict[str, Any]:
+def _measure(
+    h: Any,
+    formulas: list[str],
+    budget: float,
+    route: str = "default",
+    cover_seconds: float | None = None,
+) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=_child, args=(h, formulas, route, q))
+    p = ctx.Process(target=_child, args=(h, formulas, route, q, cover_seconds))
     t0 = time.perf_counter()
     p.start()
     try:
@@ -1382,6 +1391,13 @@ def main(argv: list[str] | None = None) -> int:
         "modal depth --depth over the named cards (random_formula, seeded by game, "
         "seed and play)",
     )
+    ap.add_argument(
+        "--cover-seconds",
+        type=float,
+        default=None,
+        help="the covering's budget for one question (GameKnowledge's cover_seconds; "
+        "default 2 s); give a --budget above it",
+    )
     ap.add_argument("--out", type=Path, default=Path("whole_game_knowledge.jsonl"))
     ap.add_argument(
         "--cold",
@@ -1393,13 +1409,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--every must be at least 1, got {args.every}")
     if args.budget <= 0:
         ap.error(f"--budget must be positive, got {args.budget}")
+    if args.cover_seconds is not None and not 0 < args.cover_seconds < float("inf"):
+        ap.error(f"--cover-seconds must be positive, got {args.cover_seconds}")
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     if args.out.exists():
         for n, line in enumerate(args.out.read_text().splitlines(), 1):
             try:
                 r = json.loads(line)
                 key = (r["game"], r["bot"], r["route"], r["seed"], r["play"], r["every"])
-                done[(*key, r["budget"], r.get("depth", 2), r.get("ask", "holds"))] = r
+                opts = (r["budget"], r.get("depth", 2), r.get("ask", "holds"))
+                done[(*key, *opts, r.get("cover_seconds"))] = r
             except (ValueError, KeyError, TypeError):
                 print(f"{args.out}:{n}: not a result line, ignored", file=sys.stderr)
     records: list[dict[str, Any]] = []
@@ -1418,7 +1437,7 @@ def main(argv: list[str] | None = None) -> int:
                     query: dict[str, Any] | None = None
                     for route in args.route:
                         state = (game, bot, route, seed, k, args.every)
-                        options = (args.budget, args.depth, args.ask)
+                        options = (args.budget, args.depth, args.ask, args.cover_seconds)
                         if (*state, *options) in done:
                             records.append(done[(*state, *options)])
                             continue
@@ -1431,9 +1450,13 @@ def main(argv: list[str] | None = None) -> int:
                         rec = {"game": game, "bot": bot, "route": route, "seed": seed, "play": k}
                         rec["every"], rec["depth"], rec["ask"] = args.every, args.depth, args.ask
                         rec |= {"budget": args.budget, "events": len(h.events)}
+                        if args.cover_seconds is not None:
+                            rec["cover_seconds"] = args.cover_seconds
                         rec |= {"hidden_moves": _hidden(h), **query}
                         if query["formulas"]:
-                            rec |= _measure(h, query["formulas"], args.budget, route)
+                            rec |= _measure(
+                                h, query["formulas"], args.budget, route, args.cover_seconds
+                            )
                         else:
                             rec |= {"status": "no-query", "state_s": 0.0}
                         out.write(json.dumps(rec) + "\n")

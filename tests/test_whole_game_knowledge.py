@@ -103,7 +103,7 @@ def test_a_refused_state_is_recorded_with_the_refusal(monkeypatch: pytest.Monkey
 def test_over_budget_is_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    def slow(h: object, formulas: list[str], route: str) -> dict[str, object]:
+    def slow(*args: object) -> dict[str, object]:
         time.sleep(30)
         return {}
 
@@ -140,6 +140,34 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         wgk.main(["--every", "0", "--out", str(tmp_path / "x")])
     with pytest.raises(SystemExit):
         wgk.main(["--games", "chess", "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit):
+        wgk.main(["--cover-seconds", "0", "--out", str(tmp_path / "x")])
+
+
+def test_a_covering_budget_is_passed_on_and_recorded(tmp_path: Path) -> None:
+    """``--cover-seconds`` reaches every state's GameKnowledge and is kept in its record;
+    a run with another budget measures the states again."""
+    out = tmp_path / "r.jsonl"
+    argv = ["--games", "boerenbridge", "--seeds", "3", "--every", "2", "--max-plays", "3"]
+    argv += ["--budget", "60", "--out", str(out)]
+    assert wgk.main(argv) == 0
+    assert wgk.main([*argv, "--cover-seconds", "7"]) == 0
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r.get("cover_seconds") for r in recs] == [None, None, 7.0, 7.0]
+    seen: list[float | None] = []
+    real = wgk.run_state
+
+    def spy(h, formulas, route="default", cover_seconds=None):
+        seen.append(cover_seconds)
+        return real(h, formulas, route, cover_seconds)
+
+    import queue
+
+    q: queue.Queue = queue.Queue()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(wgk, "run_state", spy)
+        wgk._child(_history(), ["has(P0, A)"], "default", q, 7.0)
+    assert seen == [7.0] and q.get_nowait()["status"] == "ok"
 
 
 def _asked(h, index: int, ask: str, op: str):
