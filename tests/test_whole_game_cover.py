@@ -289,7 +289,7 @@ def test_game_knowledge_tries_the_cover_first_on_long_histories(monkeypatch):
     calls = []
     real = knowledge.GameKnowledge._covered
 
-    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
+    def spy(self, x, y, atom, seconds=None):
         calls.append((x, y, atom.key, seconds))
         return real(self, x, y, atom, seconds)
 
@@ -310,7 +310,7 @@ def spied_covering(monkeypatch) -> list[tuple]:
     calls: list[tuple] = []
     real = knowledge.GameKnowledge._covered
 
-    def spy(self, x, y, atom, seconds=knowledge.COVER_SECONDS):
+    def spy(self, x, y, atom, seconds=None):
         got = real(self, x, y, atom, seconds)
         calls.append((x, y, atom.key, seconds, got))
         return got
@@ -336,8 +336,9 @@ def test_a_first_try_that_does_not_decide_goes_on_before_the_counting_rules(monk
     assert gk.holds("K_x ~K_z has(y, A)") is True and gk.route == "counting"
     assert calls == [
         ("x", "z", "has(y, A)", 0.0, None),
-        ("x", "z", "has(y, A)", knowledge.COVER_SECONDS, True),
+        ("x", "z", "has(y, A)", None, True),  # None: all that is left of cover_seconds
     ]
+    assert gk.cover_seconds == knowledge.COVER_SECONDS
 
 
 def noted_history(seed: int, plays: int = 7) -> CardHistory:

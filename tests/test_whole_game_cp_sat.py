@@ -236,3 +236,17 @@ def test_a_bad_covering_budget_is_refused(bad):
     h = koth_history(1, 3)
     with pytest.raises(InvalidParameterError, match="cover_seconds"):
         GameKnowledge(h, cover_seconds=bad)
+
+
+def test_a_row_with_a_fraction_goes_to_highs():
+    """CP-SAT takes integer coefficients only: a row with another one is solved by HiGHS,
+    with the answer HiGHS gives, and no half-written model is kept."""
+    h = bs_history(4, 5)
+    p = SeatProgram(h, h.agents[0])
+    assert p._solve({}, first=True, cp_sat=True) is not None and p._cp is not None
+    p._row({0: 0.5}, 1, 1)  # half of the first variable is 1: it is 2
+    got = p._solve({}, first=True, cp_sat=True)
+    assert p._cp is None
+    assert (got is None) == (p._solve({}, first=True) is None)
+    if got is not None:
+        assert round(got.x[0]) == 2

@@ -400,7 +400,7 @@ class SeatProgram:
         """CP-SAT (OR-Tools) on the program with ``cost`` to minimise (integral
         coefficients; ``first``: the first world found): a result with ``x`` (the values
         of the variables; ``None`` past :attr:`time_limit`), or ``None`` when no world
-        exists.
+        exists.  A row with a coefficient that is not an integer goes to HiGHS.
 
         Every variable is integral in every solution (a count's variable equals a sum of
         integers), so CP-SAT solves the same program exactly, in integers.  The programs
@@ -433,7 +433,10 @@ class SeatProgram:
         for lo, hi in zip(self._lb[len(xs) :], self._ub[len(xs) :], strict=True):
             xs.append(model.new_int_var(math.floor(lo), math.ceil(hi), ""))
         for coef, lo, hi in self._rows[m:]:
-            expr = sum(n * xs[v] for v, n in coef.items())
+            if any(n != int(n) for n in coef.values()):  # CP-SAT takes integers only
+                self._cp = None
+                return self._solve(cost, first=first)
+            expr = sum(int(n) * xs[v] for v, n in coef.items())
             model.add_linear_constraint(
                 expr,
                 -_CP_BIG if lo < -_CP_BIG else math.ceil(lo - 1e-9),
