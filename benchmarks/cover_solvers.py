@@ -9,8 +9,9 @@ answer within ``HIGHS_ROUND``; reported: the answer, rounds and seconds of each,
 ratio of the seconds.  Every state is appended to ``--out`` (JSON lines) as it ends;
 states already there are skipped, so an interrupted run goes on where it stopped.
 
-Run: ``python benchmarks/cover_solvers.py`` (the default states: koth and BS-ZPY states
-over the 2 s budget of ``whole_game_knowledge.py`` before CP-SAT).
+Run: ``python benchmarks/cover_solvers.py`` (the default states: late koth and BS-ZPY
+states of ``whole_game_knowledge.py``'s games, most of them over its 2 s budget before
+CP-SAT).
 """
 
 from __future__ import annotations

@@ -993,6 +993,28 @@ change side by side):
   (seed 0 play 125, ``K_P0 ~K_P1 has(P2, 10C)``: the covering ends true in 24 rounds and
   5.3 s; seed 1 play 140 does not end in 74 rounds and 60 s).
 
+The session after (CP-SAT in the covering's rounds once HiGHS does not answer one within
+0.3 s, :data:`games.epistemic.cover.HIGHS_ROUND`; ``GameKnowledge(cover_seconds=...)``;
+each run from a clone):
+
+* bs-koth, 20 games at every 5th play, ``--route default baseline`` at 6fdfd22 (before
+  CP-SAT): 85.1% against 79.5% of 711, the same answers on the 564 both answered; the
+  default route at 0b39254 (CP-SAT): 85.7% (609; 6 gained at 1.4-1.9 s, 2 lost just over
+  the budget, the same answers wherever both answered), median 0.026 s, worst 1.93 s a
+  state and 1.87 s a query, peak 159 MiB (131 before: the OR-Tools import).  The 102
+  left, asked again with ``--cover-seconds 10 --budget 12``: 27 answered (median 5.0 s),
+  75 not: late in the 800-play game of seed 0 a round takes 0.4-0.9 s and 30 or more
+  rounds are needed, each covering one combination of the trades that take copies off
+  ``c``;
+* ``benchmarks/cover_solvers.py`` (HiGHS alone against the switch, one process): koth
+  seed 6 play 50 30.4 s -> 3.8 s (34 and 33 rounds, true both ways), seed 0 play 100
+  2.2x, seed 15 play 45 2.0x, seed 0 play 165 1.4x; BS-ZPY and koth seed 0 play 59, where
+  HiGHS answers every round in time, the same rounds;
+* random depth-2 formulas (10 seeds, every 8th play to 120, ``--budget 5``): 625 of 625,
+  worst 1.77 s a state; depth 3 (2 seeds, ``--budget 2``): classic BS 96%, koth 81%,
+  BS-ZPY 83%, BoerenBridge and ZPY 100%, as before; BS-ZPY seeds 0 and 1 at every 5th
+  play, fca9f8f against cfe46ea: 59 of 72 states each, the same answers.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]

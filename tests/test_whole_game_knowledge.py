@@ -144,7 +144,9 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
         wgk.main(["--cover-seconds", "0", "--out", str(tmp_path / "x")])
 
 
-def test_a_covering_budget_is_passed_on_and_recorded(tmp_path: Path) -> None:
+def test_a_covering_budget_is_passed_on_and_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--cover-seconds`` reaches every state's GameKnowledge and is kept in its record;
     a run with another budget measures the states again."""
     out = tmp_path / "r.jsonl"
@@ -164,9 +166,8 @@ def test_a_covering_budget_is_passed_on_and_recorded(tmp_path: Path) -> None:
     import queue
 
     q: queue.Queue = queue.Queue()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(wgk, "run_state", spy)
-        wgk._child(_history(), ["has(P0, A)"], "default", q, 7.0)
+    monkeypatch.setattr(wgk, "run_state", spy)
+    wgk._child(_history(), ["has(P0, A)"], "default", q, 7.0)
     assert seen == [7.0] and q.get_nowait()["status"] == "ok"
 
 

@@ -17,8 +17,9 @@ whether an integer program is feasible (a formula's parts enter through 0/1
 indicators, one per atom, *and* and *or*).  The seat *knows* ``f`` exactly when no
 world of it makes ``~f`` true.  The program is solved by HiGHS
 (:func:`scipy.optimize.milp`), or by CP-SAT (OR-Tools) where HiGHS's branch and bound
-is slow (the covering's later rounds, :data:`games.epistemic.cover.HIGHS_ROUND`); where the seat's counting knowledge
-(:class:`games.deal.DealKnowledge`) had to drop a constraint too large to count, it
+is slow (the covering's later rounds, :data:`games.epistemic.cover.HIGHS_ROUND`); where
+the seat's counting knowledge (:class:`games.deal.DealKnowledge`) had to drop a
+constraint too large to count, it
 answers both ways at once: a world found is built again as a history, every event
 checked, and kept only when the seat observes in it exactly what it observes in the
 true history (so "does not know" comes with its proof); no world means the seat
@@ -369,8 +370,8 @@ class SeatProgram:
         result, or ``None`` when no world exists; ``first``: the first world found.
         ``cp_sat``: CP-SAT solves it instead, where OR-Tools is installed
         (:meth:`_solve_cp`)."""
-        if cp_sat and _cp_sat() is not None:
-            return self._solve_cp(cost, first=first)
+        if cp_sat and (cp_model := _cp_sat()) is not None:
+            return self._solve_cp(cp_model, cost, first=first)
         import numpy as np
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import csr_matrix
@@ -396,8 +397,8 @@ class SeatProgram:
         )
         return None if res.status == 2 else res
 
-    def _solve_cp(self, cost: dict[int, float], *, first: bool = False) -> Any:
-        """CP-SAT (OR-Tools) on the program with ``cost`` to minimise (integral
+    def _solve_cp(self, cp_model: Any, cost: dict[int, float], *, first: bool = False) -> Any:
+        """CP-SAT (OR-Tools' ``cp_model``) on the program with ``cost`` to minimise (integral
         coefficients; ``first``: the first world found): a result with ``x`` (the values
         of the variables; ``None`` past :attr:`time_limit`), or ``None`` when no world
         exists.  A row with a coefficient that is not an integer goes to HiGHS.
@@ -414,8 +415,6 @@ class SeatProgram:
 
         import numpy as np
 
-        cp_model = _cp_sat()
-        assert cp_model is not None
         kept = self._cp
         m = 0
         if kept is not None:
