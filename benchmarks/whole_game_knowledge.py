@@ -1015,6 +1015,40 @@ each run from a clone):
   BS-ZPY 83%, BoerenBridge and ZPY 100%, as before; BS-ZPY seeds 0 and 1 at every 5th
   play, fca9f8f against cfe46ea: 59 of 72 states each, the same answers.
 
+The session after (bc6a6a0, run from a clone; settings of the covering tried on the koth
+states left, each state in a forked process as this harness runs it (:func:`_measure`,
+2 s), every setting of a state in one run, and the covering alone
+(:func:`~games.epistemic.cover.covered_ignorance`, 30 s) the same way; none kept):
+
+* bs-koth, 20 games at every 5th play (``--games bs-koth --seeds 0 .. 19 --every 5
+  --budget 2``, ``/tmp/s50/koth_base.jsonl``, beside the experiments below): 86.4% of 711
+  (614), median 0.025 s, worst 1.86 s a state and 1.85 s a query (14 states with a query
+  over 1 s), peak 160 MiB; the 97 left are all over the budget, in seeds 0, 4, 5, 6, 8,
+  9, 15 and 16;
+* the changes the covering finds are sums of one-card trades (a face-down play of ``c``
+  carrying a copy of ``X`` in place of a card of another kind, a pick-up carrying one
+  fewer), one round for each combination: seed 0 play 100 (``K_P0 ~K_P1 has(P2, 10)``,
+  true, 165 events) takes 33 rounds over the plays 94, 135, 136, 138 and 146 and the
+  kinds they could carry, 6.2 s (HiGHS 3.2 s, CP-SAT 1.3 s, seat ``b``'s nearest worlds
+  1.6 s); seed 0 play 165 needs 6 rounds, but CP-SAT takes 1.9-4.3 s to show the last
+  program (1,678 variables, 2,163 rows) has no world, and every other setting of its
+  search tried (LP levels 0 and 1, 2 workers, probing, presolve, symmetry, cuts, branching)
+  takes as long or fails within 30 s;
+* the cards of two trades meeting at one count (a hand that picks up both and plays
+  since) given any kinds at once, split between them by the bits of the kinds' numbers
+  (8 exclusions in place of 2): seed 0 play 100 33 -> 28 rounds (6.0 -> 4.3 s), seed 6
+  play 50 30 -> 28, but seed 0 play 165 6 -> 10 rounds (5.2 -> 7.0 s), play 200 8 -> 9
+  (1.5 -> 2.0 s), play 270 19 -> 21 rounds, and plays 285 and 310 undecided in 30 s both
+  ways;
+* seat ``b``'s nearest world by CP-SAT in place of HiGHS: 1.3-2.8 times slower on 5
+  states (other nearest worlds, narrower cuts: seed 6 play 50 3.4 -> 8.4 s);
+* :data:`~games.epistemic.cover.HIGHS_ROUND` 0.1 and 0.15 in place of 0.3: 6 and 7
+  states of 22 answered, against 9; ``COVER_FIRST`` 2.0 and ``COVER_SHORT`` 1.0 or 1.5
+  (more of the budget to the covering before the rules that replay the history): the same
+  states answered (22 of 34, 5 of 15), within 0.05 s.  On seed 15 play 45 the rules
+  between the covering's two tries take 0.9 s and fail, but the covering alone takes
+  1.4-2.1 s from run to run, so no order of the two fits 2 s.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
