@@ -40,10 +40,12 @@ from tests.test_whole_game_ignorance import all_atoms
 from tests.test_whole_game_swaps import SEATS, dealt, shuffled
 
 
-def checked(h: CardHistory, seed: int, n: int = 8, *, negated: bool = False) -> tuple[int, int]:
+def checked(
+    h: CardHistory, seed: int, n: int = 8, *, negated: bool = False, trades: bool | None = None
+) -> tuple[int, int]:
     """``n`` random ``K_a ~K_b atom`` (``negated``: ``K_a M_b atom``) on ``h``: every answer
     of the cover against the explicit model, every world it gives checked; how many held
-    and failed."""
+    and failed.  ``trades``: the way of the covering (its default: both at once)."""
     rng = random.Random(seed)
     atoms = all_atoms(h)
     pm = None
@@ -51,7 +53,9 @@ def checked(h: CardHistory, seed: int, n: int = 8, *, negated: bool = False) -> 
     for _ in range(n):
         a, b = rng.sample(list(h.agents), 2)
         atom = rng.choice(atoms)
-        got, world = covered_ignorance(h, a, b, atom, negated=negated, time_limit=20, rounds=500)
+        got, world = covered_ignorance(
+            h, a, b, atom, negated=negated, time_limit=20, rounds=500, trades=trades
+        )
         if got is None:
             continue
         pm = pm or explicit_model(h)
@@ -245,6 +249,7 @@ def test_widened_changes_agree_with_the_explicit_model(monkeypatch):
 
     monkeypatch.setattr(cover, "_scaled", spy_scaled)
     monkeypatch.setattr(cover, "_excluded", spy_excluded)
+    monkeypatch.setattr(cover, "PEER_SECONDS", float("inf"))  # the spies see this process
     for seed in (*range(11), 17, 26, 37):
         for h in (koth_history(seed, 7), bs_history(seed, plays=7)):
             checked(h, seed)
@@ -391,6 +396,7 @@ def test_scaled_units_past_public_notes(monkeypatch):
         return got
 
     monkeypatch.setattr(cover, "_scaled", spy_scaled)
+    monkeypatch.setattr(cover, "PEER_SECONDS", float("inf"))  # the spy sees this process
     for seed in (17, 29, 39, 41, 55, 62, 66):
         checked(noted_history(seed), seed)
     assert taken["scaled"] >= 8, taken

@@ -139,6 +139,7 @@ def test_covering_by_cp_sat_from_the_first_round_agrees_with_the_explicit_model(
 def test_covering_switches_to_cp_sat_when_highs_runs_out(monkeypatch):
     """A round HiGHS does not answer within HIGHS_ROUND goes to CP-SAT, and so does every
     later round; the answer is the one HiGHS alone gives."""
+    monkeypatch.setattr(cover, "PEER_SECONDS", float("inf"))  # the spy sees this process
     h = koth_history(5, 7)
     atoms = all_atoms(h)
     a, b = h.agents[0], h.agents[1]
@@ -186,6 +187,7 @@ def test_game_knowledge_answers_the_same_with_cp_sat_from_the_start(monkeypatch)
 def test_a_try_that_went_over_to_cp_sat_goes_on_with_it(monkeypatch):
     """The cuts a try keeps say whether it went over to CP-SAT, and the next try, going
     on from them, starts with CP-SAT (no HiGHS round spent again)."""
+    monkeypatch.setattr(cover, "PEER_SECONDS", float("inf"))  # the spy sees this process
     h = koth_history(17, 7)
     a, b = h.agents[0], h.agents[1]
     real = SeatProgram._solve

@@ -70,8 +70,13 @@ True
 
 from __future__ import annotations
 
+import json
+import os
+import select
+import signal
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from games.epistemic.history import CardHistory
@@ -93,6 +98,22 @@ _SEEN = frozenset({"show", "count", "fact"})
 #: (BS-ZPY seed 4 play 80: 25 rounds, against 28-42 with CP-SAT from the start).
 HIGHS_ROUND = 0.3
 
+#: Least seconds a covering must have for two processes to try both ways at once (where
+#: the machine has two cores or more; :class:`_Peer`): seat ``b``'s nearest worlds, and
+#: its worlds reached one copy at a time with every such trade cut off together with its
+#: sums with those found before (:class:`_Trades`).  Which way ends first differs from
+#: question to question: on late 52-card koth states (the covering alone) the trades took
+#: 2.5 s where the nearest worlds took 6.2 s (seed 0 play 100), 0.5 s against 1.7 s (seed
+#: 15 play 45), but 10.9 s against 1.6 s (seed 0 play 200); the race took 2.5, 0.6 and
+#: 1.7 s.  Both ways are exact; the first answer is kept, and the nearest way's cuts where
+#: neither ends.  Under a second the forks and the cuts sent back cost more than the race
+#: gains (22 koth states at 2 s a state: one gained, one lost, with 0.3 s one lost more).
+PEER_SECONDS = 1.0
+
+#: Seconds past a covering's time limit its processes may take to send an answer (a
+#: round's integer program stops at the limit, and its answer is then on its way).
+PEER_GRACE = 0.05
+
 
 def covered_ignorance(
     h: CardHistory,
@@ -105,6 +126,7 @@ def covered_ignorance(
     rounds: int = 60,
     program: SeatProgram | None = None,
     cuts: dict[str, Any] | None = None,
+    trades: bool | None = None,
 ) -> tuple[bool | None, CardHistory | None]:
     """Whether ``K_a ~K_b atom`` holds at the end of ``h`` (``atom`` a card atom
     ``has(L, C)``, see the module's text): ``(True, None)``, ``(False, x)`` with ``x`` a
@@ -117,7 +139,14 @@ def covered_ignorance(
     when kept (it is left as it was).  ``cuts``: a dict the loop keeps its cuts in when
     it does not end, and goes on from when given them again (same ``h``, ``a``, ``b``
     and ``atom``); it also keeps whether the loop went over to CP-SAT
-    (:data:`HIGHS_ROUND`)."""
+    (:data:`HIGHS_ROUND`).
+
+    Seat ``b``'s worlds are found two ways (:data:`PEER_SECONDS`): the one nearest to
+    ``a``'s world, and one copy at a time, each trade cut off with its sums with those
+    found before (:class:`_Trades`; not for ``negated``, nor for a history with facts).
+    With ``time_limit`` at least :data:`PEER_SECONDS` and two cores, both run at once in
+    processes of their own and the first to decide answers; ``trades``: ``True`` or
+    ``False`` runs that way alone, in this process."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
@@ -135,7 +164,6 @@ def covered_ignorance(
     cost: dict[int, float] = {v: float(c) for v, c in enumerate(pa._int[:n0])}
     flow = _Flow(h)
     stop = time.monotonic() + time_limit
-    last: Any = None
     # HiGHS did not answer a round within HIGHS_ROUND (here or in the last try)
     hard = HIGHS_ROUND <= 0 or bool(cuts and cuts.get("hard"))
     n1 = r1 = -1
@@ -151,41 +179,86 @@ def covered_ignorance(
                 pa._var(*lo_hi_int)
             for coef, lo, hi in cuts["rows"]:
                 pa._row({v + shift if v >= cuts["base"] else v: n for v, n in coef.items()}, lo, hi)
-        for _ in range(rounds):
-            left = stop - time.monotonic()
-            if left <= 0:
-                return None, None
-            pa.time_limit = left if hard else min(left, HIGHS_ROUND)
-            res = pa._solve(cost, first=True, cp_sat=hard)
-            if res is not None and res.x is None and not hard:
-                hard = True  # from here on CP-SAT (see HIGHS_ROUND)
-                pa.time_limit = stop - time.monotonic()
-                if pa.time_limit <= 0:
+        lib = _Trades.of(h) if not negated else None
+
+        def loop(trading: bool) -> tuple[bool | None, Any]:
+            """The rounds: ``(answer, the numbers of a's world where b knows the atom)``;
+            ``trading``: seat ``b``'s worlds reached by one-copy trades, their sums cut
+            off too (:class:`_Trades`)."""
+            nonlocal hard
+            last: Any = None
+            for _ in range(rounds):
+                left = stop - time.monotonic()
+                if left <= 0:
                     return None, None
-                res = pa._solve(cost, first=True, cp_sat=True)
-            if res is None:
-                return True, None  # every world of a where the atom holds is covered
-            if res.x is None:
-                return None, None
-            x = np.rint(res.x[:n0]).astype(int)
-            if last is not None and np.array_equal(x, last):
-                return None, None  # the cut did not hold (rounding): undecided
-            last = x
-            w = pa._built(x)
-            if w is None:
-                return None, None
-            found, z = _nearest(w, b, target, max(0.01, stop - time.monotonic()))
-            if found is None:
-                return None, None
-            if z is None:
-                return False, w  # b knows the atom in w
-            diff, now, seen = _changes(w, z)
-            if seen is None:
-                return None, None  # z fails an observation: not a world (not expected)
-            end = pa._counts[loc][k]
-            ends = end[1] + sum(n * int(x[v]) for v, n in end[0].items())
-            _cut(pa, diff, now, seen, loc, k, j, flow, ends, negated=negated)
-        return None, None
+                pa.time_limit = left if hard else min(left, HIGHS_ROUND)
+                res = pa._solve(cost, first=True, cp_sat=hard)
+                if res is not None and res.x is None and not hard:
+                    hard = True  # from here on CP-SAT (see HIGHS_ROUND)
+                    pa.time_limit = stop - time.monotonic()
+                    if pa.time_limit <= 0:
+                        return None, None
+                    res = pa._solve(cost, first=True, cp_sat=True)
+                if res is None:
+                    return True, None  # every world of a where the atom holds is covered
+                if res.x is None:
+                    return None, None
+                x = np.rint(res.x[:n0]).astype(int)
+                if last is not None and np.array_equal(x, last):
+                    return None, None  # the cut did not hold (rounding): undecided
+                last = x
+                w = pa._built(x)
+                if w is None:
+                    return None, None
+                end = pa._counts[loc][k]
+                ends = end[1] + sum(n * int(x[v]) for v, n in end[0].items())
+                if trading and lib is not None:
+                    found, z = lib.traded(pa, w, b, loc, k, j, flow, stop)
+                else:
+                    found, z = _nearest(w, b, target, max(0.01, stop - time.monotonic()))
+                if found is None:
+                    return None, None
+                if z is None:
+                    return False, x  # b knows the atom in w
+                diff, now, seen = _changes(w, z)
+                if seen is None:
+                    return None, None  # z fails an observation: not a world (not expected)
+                _cut(pa, diff, now, seen, loc, k, j, flow, ends, negated=negated)
+            return None, None
+
+        def plain() -> tuple[bool | None, Any, Any]:
+            got, x = loop(False)
+            kept = None
+            if got is None:  # its cuts, for the next try (see ``cuts``)
+                kept = {
+                    "vars": [
+                        [lo, hi, bool(i)]
+                        for lo, hi, i in zip(pa._lb[n1:], pa._ub[n1:], pa._int[n1:], strict=True)
+                    ],
+                    "rows": [
+                        [{str(v): n for v, n in c.items()}, lo, hi] for c, lo, hi in pa._rows[r1:]
+                    ],
+                    "hard": hard,
+                }
+            return got, x, kept
+
+        race = None
+        if trades is None and lib is not None and time_limit >= PEER_SECONDS and _cores() >= 2:
+            race = _Peer.race([plain, lambda: (*loop(True), None)])
+        if race is None:
+            got, x = loop(bool(trades) and lib is not None)
+        else:
+            got, x, kept = _Peer.first(race, stop)
+            if kept:  # the plain way's cuts, as if found here
+                for lo, hi, integer in kept["vars"]:
+                    pa._var(lo, hi, integer=integer)
+                for coef, lo, hi in kept["rows"]:
+                    pa._row({int(v): n for v, n in coef.items()}, lo, hi)
+                hard = kept["hard"]
+        if got is False:
+            w = pa._built(np.asarray(x, dtype=int))
+            return (False, w) if w is not None else (None, None)
+        return got, None
     finally:
         pa.time_limit = kept_limit
         if cuts is not None and r1 >= 0:
@@ -195,6 +268,225 @@ def covered_ignorance(
             cuts["hard"] = hard
         del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
         del pa._rows[r0:]
+
+
+def _cores() -> int:
+    """How many cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class _Peer:
+    """A forked process running one way of the covering: its answer comes back through a
+    pipe as JSON text (the answer, the numbers of ``a``'s world where ``b`` knows the atom,
+    and the cuts of a way that did not end), so nothing but numbers crosses."""
+
+    def __init__(self, pid: int, fd: int):
+        self.pid, self.fd = pid, fd
+        self.done = False
+
+    @classmethod
+    def race(cls, ways: list[Callable[[], tuple[Any, Any, Any]]]) -> list[_Peer] | None:
+        """A process for each of ``ways``; ``None`` (and none left running) where one cannot
+        be forked."""
+        peers: list[_Peer] = []
+        for work in ways:
+            peer = cls.start(work)
+            if peer is None:
+                for p in peers:
+                    p.stop()
+                return None
+            peers.append(peer)
+        return peers
+
+    @classmethod
+    def start(cls, work: Callable[[], tuple[Any, Any, Any]]) -> _Peer | None:
+        """Fork a process that runs ``work`` and writes its answer; ``None`` where the
+        process cannot be forked."""
+        try:
+            r, w = os.pipe()
+        except OSError:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(r)
+            os.close(w)
+            return None
+        if pid == 0:  # the peer: answer, and leave without running anything of the parent's
+            code = 0
+            try:
+                os.close(r)
+                got, x, kept = work()
+                xs = None if x is None else [int(v) for v in x]
+                data = json.dumps({"got": got, "x": xs, "kept": kept}, default=_number).encode()
+                while data:
+                    data = data[os.write(w, data) :]
+            except BaseException:  # noqa: BLE001 - the parent reads no answer
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(w)
+        return cls(pid, r)
+
+    @staticmethod
+    def first(peers: list[_Peer], stop: float) -> tuple[bool | None, Any, Any]:
+        """The first answer of ``peers`` that decides, waiting up to ``stop`` (a
+        :func:`time.monotonic` time) and a moment more for a way that ends on time:
+        ``(answer, x, kept)`` with ``kept`` the cuts of a way that did not end (where it
+        sent them); every peer is stopped."""
+        kept = None
+        try:
+            left = list(peers)
+            while left:
+                wait = max(0.0, stop - time.monotonic()) + PEER_GRACE
+                ready, _, _ = select.select([p.fd for p in left], [], [], wait)
+                if not ready:
+                    break
+                for p in [p for p in left if p.fd in ready]:
+                    left.remove(p)
+                    got, x, more = p.read()
+                    if got is not None:
+                        return got, x, None
+                    kept = kept or more
+            return None, None, kept
+        finally:
+            for p in peers:
+                p.stop()
+
+    def read(self) -> tuple[bool | None, Any, Any]:
+        """The peer's answer, read to its end: ``(answer, x, kept)``; ``(None, None,
+        None)`` where it sent none."""
+        chunks = []
+        while chunk := os.read(self.fd, 1 << 16):
+            chunks.append(chunk)
+        try:
+            got = json.loads(b"".join(chunks).decode())
+        except ValueError:
+            return None, None, None
+        return got["got"], got["x"], got["kept"]
+
+    def stop(self) -> None:
+        """End the peer (where it still runs) and free its pipe."""
+        if self.done:
+            return
+        self.done = True
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def _number(v: Any) -> Any:
+    """A NumPy number as a Python one, for JSON."""
+    if hasattr(v, "item"):
+        return v.item()
+    raise TypeError(f"not a number: {v!r}")
+
+
+class _Trades:
+    """One-copy trades found so far: changes ``b`` cannot see, each taking one copy of
+    the atom's card off its place."""
+
+    def __init__(self) -> None:
+        self.trades: list[tuple[dict[Any, int], dict[str, list[int]]]] = []
+        self.keys: set[frozenset[Any]] = set()
+
+    @classmethod
+    def of(cls, h: CardHistory) -> _Trades | None:
+        """A library for ``h``; ``None`` where ``h`` has a fact (what a fact asks of a
+        changed world is read from that world, which a sum of trades does not have)."""
+        return None if any(st.kind == "fact" for st in h.steps) else cls()
+
+    def traded(
+        self,
+        pa: SeatProgram,
+        w: CardHistory,
+        b: str,
+        loc: str,
+        k: int,
+        j: int,
+        flow: _Flow,
+        stop: float,
+    ) -> tuple[bool | None, CardHistory | None]:
+        """Seat ``b``'s world without ``has(loc, k#j)`` reached from ``w`` one copy at a
+        time (``b``'s nearest world with one copy fewer there, then one fewer from that
+        one, each a world ``b`` cannot tell from ``w``), as :func:`_nearest` answers.
+        Every new trade is cut off from ``pa`` alone and summed with each trade found
+        before: each leaves what ``b`` observes as it is (a sum of counts), so their sum
+        does too, and the cut's conditions are read from the sum."""
+        from kripke.formulas import Atom
+
+        name = w.deck.name(k)
+        base = w
+        while True:
+            have = base.kinds_now()[loc].count(k)
+            if have < j:
+                return True, base
+            if time.monotonic() >= stop:
+                return None, None
+            fewer = Atom("has", (loc, f"{name}#{have}" if have > 1 else name))
+            found, z = _nearest(base, b, fewer, max(0.01, stop - time.monotonic()))
+            if found is None or z is None:
+                return found, None  # b knows base, so w, holds that many copies there
+            diff, now, seen = _changes(base, z)
+            if seen is None:
+                return None, None  # z fails an observation: not a world (not expected)
+            base = z
+            key = frozenset(diff.items())
+            if not diff or key in self.keys:
+                continue
+            self.keys.add(key)
+            for others in [(), *((t,) for t in self.trades)]:
+                d2, n2 = _summed([(diff, now), *others])
+                seen = _seen_of(pa.h, d2)
+                if d2 and seen is not None:
+                    _cut(pa, d2, n2, seen, loc, k, j, flow, scale=False)
+            self.trades.append((diff, now))
+
+
+def _summed(
+    changes: list[tuple[dict[Any, int], dict[str, list[int]]]],
+) -> tuple[dict[Any, int], dict[str, list[int]]]:
+    """The sum of changes ``(diff, now)`` (:func:`_changes`): the cells they record are
+    the same for every change of one history, so the sum adds them cell by cell."""
+    diff: dict[Any, int] = {}
+    now: dict[str, list[int]] = {}
+    for d, n in changes:
+        for key, v in d.items():
+            diff[key] = diff.get(key, 0) + v
+        for place, vs in n.items():
+            now[place] = [x + y for x, y in zip(now.get(place, [0] * len(vs)), vs, strict=True)]
+    return {key: v for key, v in diff.items() if v}, now
+
+
+def _seen_of(h: CardHistory, diff: dict[Any, int]) -> _Seen | None:
+    """What the public observations of ``h`` (shows and counts) ask of a world the change
+    ``diff`` is added to, read from the change alone; ``None`` where ``h`` has a fact."""
+    K = len(h.deck)
+    cur: dict[tuple[str, int], int] = {}
+    for (where, i, kind), d in diff.items():
+        if i == -1 and where is not None:
+            cur[where, kind] = d
+    seen = _Seen()
+    for i, st in enumerate(h.steps):
+        if st.kind == "fact":
+            return None
+        if st.kind in _SEEN:
+            seen.add(h, i, st, None, cur)
+        elif st.kind in ("move", "all"):
+            for place in (st.src, st.dst):
+                for kind in range(K):
+                    d = diff.get((place, i, kind), 0)
+                    if d:
+                        cur[place, kind] = d
+                    else:
+                        cur.pop((place, kind), None)
+    return seen
 
 
 def _read(st: Any, a: str) -> bool:
@@ -340,7 +632,7 @@ class _Seen:
             for k, n in shown.items():
                 if d(st.src, k) < 0:
                     self.conds.append(([(st.src, k)], i, n - d(st.src, k), None))
-            return all(cz[st.src][k] >= n for k, n in shown.items())
+            return cz is None or all(cz[st.src][k] >= n for k, n in shown.items())
         if st.kind == "count":
             cells = [(loc, k) for loc in st.locations for k in st.kinds]
             self.watched[i] = set(cells)
@@ -349,7 +641,7 @@ class _Seen:
                 self.conds.append((cells, i, None, st.hi - s))
             elif s < 0:
                 self.conds.append((cells, i, st.lo - s, None))
-            return st.lo <= sum(cz[loc][k] for loc, k in cells) <= st.hi
+            return cz is None or st.lo <= sum(cz[loc][k] for loc, k in cells) <= st.hi
         node = h.card_nnf(st.formula)
         named = _cells(node)
         if named is None:
@@ -562,6 +854,7 @@ def _cut(
     ends: int = 0,
     *,
     negated: bool = False,
+    scale: bool = True,
 ) -> bool:
     """Add to ``pa`` that its next world is not one the change (``diff``, ``now``: see
     :func:`_changes`) carries to a world without ``has(loc, k#j)`` (``negated``: with it);
@@ -607,7 +900,11 @@ def _cut(
             if x != k and (x in ys or x not in taken) and seen.free(set(ys), x)
         ]
 
-    scaled = None if negated else _scaled(pa, diff, seen, loc, k, ends, flow, conds, ways, fixed)
+    scaled = (
+        None
+        if negated or not scale
+        else _scaled(pa, diff, seen, loc, k, ends, flow, conds, ways, fixed)
+    )
     apart = _apart(flow, diff, conds, ways)
     if scaled is not None and apart:
         # the last unit taken off the atom's place in any number, the other groups
