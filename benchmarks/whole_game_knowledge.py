@@ -1018,7 +1018,8 @@ each run from a clone):
 The session after (bc6a6a0, run from a clone; settings of the covering tried on the koth
 states left, each state in a forked process as this harness runs it (:func:`_measure`,
 2 s), every setting of a state in one run, and the covering alone
-(:func:`~games.epistemic.cover.covered_ignorance`, 30 s) the same way; none kept):
+(:func:`~games.epistemic.cover.covered_ignorance`, 30 s) the same way; one kept, as a
+race):
 
 * bs-koth, 20 games at every 5th play (``--games bs-koth --seeds 0 .. 19 --every 5
   --budget 2``, ``/tmp/s50/koth_base.jsonl``, beside the experiments below): 86.4% of 711
@@ -1044,6 +1045,14 @@ states left, each state in a forked process as this harness runs it (:func:`_mea
   play 50 30 -> 28, but seed 0 play 165 6 -> 10 rounds (5.2 -> 7.0 s), play 200 8 -> 9
   (1.5 -> 2.0 s), play 270 19 -> 21 rounds, and plays 285 and 310 undecided in 30 s both
   ways;
+* kept as a second way that races the first (2bbed98, :data:`~games.epistemic.cover.PEER_SECONDS`,
+  coverings of 1 s or more on two cores): the covering alone on the 6 states below, both
+  settings in one process, seed 0 play 100 6.2 -> 2.5 s, play 270 6.6 -> 4.5 s, seed 15
+  play 45 1.6 -> 0.6 s, the others within 0.1 s; whole states (:func:`_measure`) at 2 s,
+  22 koth states: 10 answered both ways (seed 9 play 130 gained, seed 15 play 215 lost
+  at the edge); at 10 s (``cover_seconds``) 16 late states: the same 8 answered, seed 0
+  play 270 7.3 -> 6.0 s, play 100 6.3 s both (its first try of 1 s and the cuts it
+  hands on send the trades way elsewhere).  The record of the trades way alone:
 * a library of one-copy trades (``b``'s nearest world with one copy fewer at ``c``, then
   one fewer again from it, and so on), every new trade cut off alone and summed with each
   trade found before (a sum of changes ``b`` cannot see is one it cannot see): on 6 states

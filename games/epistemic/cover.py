@@ -311,7 +311,7 @@ class _Peer:
             return None
         try:
             pid = os.fork()
-        except OSError:
+        except (OSError, AttributeError):  # AttributeError: no fork here (Windows)
             os.close(r)
             os.close(w)
             return None
