@@ -30,6 +30,12 @@ from tests.test_whole_game_ignorance import all_atoms
 two_cores = pytest.mark.skipif(cover._cores() < 2, reason="the race needs two cores")
 
 
+@pytest.fixture
+def racing(monkeypatch):
+    """The race on the small histories of these tests (:data:`cover.PEER_STEPS`)."""
+    monkeypatch.setattr(cover, "PEER_STEPS", 0)
+
+
 def lengths_of_arguments(monkeypatch, owner, name: str) -> list[int]:
     """Spy on ``owner.name`` (one list argument): the lengths of its arguments, call by call."""
     seen: list[int] = []
@@ -64,7 +70,7 @@ def test_the_trades_way_agrees_with_the_explicit_model(monkeypatch):
 
 
 @two_cores
-def test_the_race_answers_as_the_nearest_way_alone(monkeypatch):
+def test_the_race_answers_as_the_nearest_way_alone(monkeypatch, racing):
     """Both ways at once give the nearest way's answers; where it fails, the world it
     gives is one a cannot tell from the true one, where b knows the atom."""
     races = lengths_of_arguments(monkeypatch, _Peer, "race")
@@ -84,7 +90,7 @@ def test_the_race_answers_as_the_nearest_way_alone(monkeypatch):
 
 
 @two_cores
-def test_a_race_that_does_not_end_hands_back_the_nearest_ways_cuts():
+def test_a_race_that_does_not_end_hands_back_the_nearest_ways_cuts(racing):
     """One round a call: the race keeps the nearest way's cuts, and calls going on from
     them reach the answer of the whole loop."""
     for seed in range(20):

@@ -110,6 +110,11 @@ HIGHS_ROUND = 0.3
 #: gains (22 koth states at 2 s a state: one gained, one lost, with 0.3 s one lost more).
 PEER_SECONDS = 1.0
 
+#: Fewest steps a history must have for the race of :data:`PEER_SECONDS`: on shorter ones
+#: a covering ends in a few rounds, and forking costs more than it saves (the test suite's
+#: small histories took 60% longer with a race on every covering).
+PEER_STEPS = 40
+
 #: Seconds past a covering's time limit its processes may take to send an answer (a
 #: round's integer program stops at the limit, and its answer is then on its way).
 PEER_GRACE = 0.05
@@ -144,9 +149,9 @@ def covered_ignorance(
     Seat ``b``'s worlds are found two ways (:data:`PEER_SECONDS`): the one nearest to
     ``a``'s world, and one copy at a time, each trade cut off with its sums with those
     found before (:class:`_Trades`; not for ``negated``, nor for a history with facts).
-    With ``time_limit`` at least :data:`PEER_SECONDS` and two cores, both run at once in
-    processes of their own and the first to decide answers; ``trades``: ``True`` or
-    ``False`` runs that way alone, in this process."""
+    With ``time_limit`` at least :data:`PEER_SECONDS`, :data:`PEER_STEPS` steps or more and
+    two cores, both run at once in processes of their own and the first to decide answers;
+    ``trades``: ``True`` or ``False`` runs that way alone, in this process."""
     if a == b or any(not _read(st, a) for st in h.steps):
         return None, None
     import numpy as np
@@ -243,7 +248,13 @@ def covered_ignorance(
             return got, x, kept
 
         race = None
-        if trades is None and lib is not None and time_limit >= PEER_SECONDS and _cores() >= 2:
+        if (
+            trades is None
+            and lib is not None
+            and time_limit >= PEER_SECONDS
+            and len(h.steps) >= PEER_STEPS
+            and _cores() >= 2
+        ):
             race = _Peer.race([plain, lambda: (*loop(True), None)])
         if race is None:
             got, x = loop(bool(trades) and lib is not None)
