@@ -178,12 +178,8 @@ def covered_ignorance(
         else:  # the atom holds: the change must make it fail
             pa._bound(pa._counts[loc][k], j, cp[k])
         n1, r1 = len(pa._lb), len(pa._rows)
-        if cuts:  # the cuts of the last try, their own variables renumbered
-            shift = n1 - cuts["base"]
-            for lo_hi_int in cuts["vars"]:
-                pa._var(*lo_hi_int)
-            for coef, lo, hi in cuts["rows"]:
-                pa._row({v + shift if v >= cuts["base"] else v: n for v, n in coef.items()}, lo, hi)
+        if cuts:  # the cuts of the last try
+            _add_cuts(pa, cuts, n1)
         lib = _Trades.of(h) if not negated else None
 
         def loop(trading: bool) -> tuple[bool | None, Any]:
@@ -232,20 +228,8 @@ def covered_ignorance(
             return None, None
 
         def plain() -> tuple[bool | None, Any, Any]:
-            got, x = loop(False)
-            kept = None
-            if got is None:  # its cuts, for the next try (see ``cuts``)
-                kept = {
-                    "vars": [
-                        [lo, hi, bool(i)]
-                        for lo, hi, i in zip(pa._lb[n1:], pa._ub[n1:], pa._int[n1:], strict=True)
-                    ],
-                    "rows": [
-                        [{str(v): n for v, n in c.items()}, lo, hi] for c, lo, hi in pa._rows[r1:]
-                    ],
-                    "hard": hard,
-                }
-            return got, x, kept
+            got, x = loop(False)  # undecided: its cuts, for the next try (see ``cuts``)
+            return got, x, _kept_cuts(pa, n1, r1, hard) if got is None else None
 
         race = None
         if (
@@ -261,10 +245,7 @@ def covered_ignorance(
         else:
             got, x, kept = _Peer.first(race, stop)
             if kept:  # the plain way's cuts, as if found here
-                for lo, hi, integer in kept["vars"]:
-                    pa._var(lo, hi, integer=integer)
-                for coef, lo, hi in kept["rows"]:
-                    pa._row({int(v): n for v, n in coef.items()}, lo, hi)
+                _add_cuts(pa, kept, n1)
                 hard = kept["hard"]
         if got is False:
             w = pa._built(np.asarray(x, dtype=int))
@@ -273,12 +254,32 @@ def covered_ignorance(
     finally:
         pa.time_limit = kept_limit
         if cuts is not None and r1 >= 0:
-            cuts["base"] = n1
-            cuts["vars"] = list(zip(pa._lb[n1:], pa._ub[n1:], map(bool, pa._int[n1:]), strict=True))
-            cuts["rows"] = pa._rows[r1:]
-            cuts["hard"] = hard
+            cuts.update(_kept_cuts(pa, n1, r1, hard))
         del pa._lb[n0:], pa._ub[n0:], pa._int[n0:]
         del pa._rows[r0:]
+
+
+def _kept_cuts(pa: SeatProgram, n1: int, r1: int, hard: bool) -> dict[str, Any]:
+    """The cuts added to ``pa`` past its first ``n1`` variables and ``r1`` rows, to go on
+    from (:func:`_add_cuts`; plain numbers, lists and dicts, so that they also cross a
+    pipe as JSON), and whether the loop went over to CP-SAT."""
+    return {
+        "base": n1,
+        "vars": list(zip(pa._lb[n1:], pa._ub[n1:], map(bool, pa._int[n1:]), strict=True)),
+        "rows": pa._rows[r1:],
+        "hard": hard,
+    }
+
+
+def _add_cuts(pa: SeatProgram, kept: dict[str, Any], n1: int) -> None:
+    """Add the cuts of :func:`_kept_cuts` to ``pa`` (``n1`` variables before them), their
+    own variables renumbered (the keys of a row read as numbers: JSON makes them text)."""
+    base = kept["base"]
+    shift = n1 - base
+    for lo, hi, integer in kept["vars"]:
+        pa._var(lo, hi, integer=integer)
+    for coef, lo, hi in kept["rows"]:
+        pa._row({int(v) + shift if int(v) >= base else int(v): n for v, n in coef.items()}, lo, hi)
 
 
 def _cores() -> int:
@@ -454,9 +455,8 @@ class _Trades:
             self.keys.add(key)
             for others in [(), *((t,) for t in self.trades)]:
                 d2, n2 = _summed([(diff, now), *others])
-                seen = _seen_of(pa.h, d2)
-                if d2 and seen is not None:
-                    _cut(pa, d2, n2, seen, loc, k, j, flow, scale=False)
+                if d2:
+                    _cut(pa, d2, n2, _seen_of(pa.h, d2), loc, k, j, flow, scale=False)
             self.trades.append((diff, now))
 
 
@@ -475,9 +475,10 @@ def _summed(
     return {key: v for key, v in diff.items() if v}, now
 
 
-def _seen_of(h: CardHistory, diff: dict[Any, int]) -> _Seen | None:
-    """What the public observations of ``h`` (shows and counts) ask of a world the change
-    ``diff`` is added to, read from the change alone; ``None`` where ``h`` has a fact."""
+def _seen_of(h: CardHistory, diff: dict[Any, int]) -> _Seen:
+    """What the public observations of ``h`` (shows and counts: ``h`` has no fact, see
+    :meth:`_Trades.of`) ask of a world the change ``diff`` is added to, read from the
+    change alone."""
     K = len(h.deck)
     cur: dict[tuple[str, int], int] = {}
     for (where, i, kind), d in diff.items():
@@ -485,8 +486,6 @@ def _seen_of(h: CardHistory, diff: dict[Any, int]) -> _Seen | None:
             cur[where, kind] = d
     seen = _Seen()
     for i, st in enumerate(h.steps):
-        if st.kind == "fact":
-            return None
         if st.kind in _SEEN:
             seen.add(h, i, st, None, cur)
         elif st.kind in ("move", "all"):
