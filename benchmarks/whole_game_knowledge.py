@@ -1092,7 +1092,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import resource
+import signal
 import statistics
 import sys
 import time
@@ -1332,12 +1334,15 @@ def warm_up() -> None:
 def _child(h: Any, formulas: list[str], route: str, q: Any, cover: float | None = None) -> None:
     from games.epistemic.history import clear_deal_states
 
+    os.setpgrp()  # a group of its own: a state over budget is killed with the covering's peers
     clear_deal_states()  # a state's counting starts from its deal, not from a kept state
     try:
         r = run_state(h, formulas, route, cover)
     except Exception as exc:  # noqa: BLE001 - recorded as the state's result
         r = {"status": f"error: {type(exc).__name__}", "error": str(exc)[:300]}
     r["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # the largest of the covering's forked peers (games.epistemic.cover.PEER_SECONDS), if any
+    r["peers_maxrss_mib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     q.put(r)
 
 
@@ -1370,7 +1375,10 @@ def _measure(
     except Exception:  # noqa: BLE001 - queue.Empty: over budget
         r = {"status": "timeout", "state_s": time.perf_counter() - t0}
     if p.is_alive():
-        p.terminate()
+        try:  # the state and the covering's peers it forked (its process group)
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            p.terminate()
     p.join()
     return r
 
@@ -1415,6 +1423,7 @@ def summarize(records: list[dict[str, Any]], budget: float) -> str:
                 f"{max(cpu):.3f}" if cpu else "-",
                 f"{max(queries):.3f}" if queries else "-",
                 f"{max((r.get('maxrss_mib', 0) for r in rs), default=0):.0f}",
+                f"{max((r.get('peers_maxrss_mib', 0) for r in rs), default=0):.0f}",
                 " ".join(f"{k}:{v}" for k, v in sorted(routes.items())) or "-",
                 " ".join(f"{k}:{v}" for k, v in sorted(fails.items())) or "-",
                 "-" if first is None else first,
@@ -1422,7 +1431,7 @@ def summarize(records: list[dict[str, Any]], budget: float) -> str:
         )
     headers = ["game", "seeds", "states", "answered", "median s", "worst s"]
     headers += ["median CPU s", "worst CPU s", "worst query s"]
-    headers += ["peak MiB", "routes", "not answered", "first unanswered play"]
+    headers += ["peak MiB", "peers' peak MiB", "routes", "not answered", "first unanswered play"]
     return table(headers, rows)
 
 

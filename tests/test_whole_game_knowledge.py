@@ -74,6 +74,7 @@ def test_measure_answers_in_a_child_and_the_quotient_takes_over() -> None:
     q = wgk.pick_query(h, 0)
     r = wgk._measure(h, q["formulas"], 60.0)
     assert r["status"] == "ok" and r["maxrss_mib"] > 0
+    assert r["peers_maxrss_mib"] >= 0  # the covering's forked peers, where it raced
     from games.epistemic import GameKnowledge
 
     gk = GameKnowledge(h, max_width=1, counting_first=False)
@@ -111,6 +112,43 @@ def test_over_budget_is_a_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     t0 = time.perf_counter()
     r = wgk._measure(_history(), ["has(P0, A)"], 0.5)
     assert r["status"] == "timeout" and time.perf_counter() - t0 < 10
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_over_budget_kills_the_processes_the_state_forked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+    import time
+
+    where = tmp_path / "pid"
+
+    def forks(*args: object) -> dict[str, object]:  # as the covering's race forks its peers
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        where.write_text(str(pid))
+        time.sleep(30)
+        return {}
+
+    monkeypatch.setattr(wgk, "run_state", forks)
+    r = wgk._measure(_history(), ["has(P0, A)"], 1.0)
+    assert r["status"] == "timeout"
+    peer = int(where.read_text())
+    deadline = time.monotonic() + 5
+    while _running(peer) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(peer)  # it would run on into the next state's time
 
 
 def test_a_short_run_appends_states_and_resumes(tmp_path: Path) -> None:
