@@ -1079,6 +1079,39 @@ race):
   between the covering's two tries take 0.9 s and fail, but the covering alone takes
   1.4-2.1 s from run to run, so no order of the two fits 2 s.
 
+The session after (60a3892: a state over budget is killed with the peers its covering
+forked, which ran on into the next state's time before; the peers' peak memory
+recorded; each game both routes in one run, ``--every 5 --budget 2 --route default
+baseline``, 20 games):
+
+* bs-koth: 86.4% of 711 (614) against 80.7% (574) for the routes of the first
+  measurement, the same answers on the 572 both answered; median 0.028 s against 0.056 s,
+  worst 1.89 s a state and 1.82 s a query (15 states with a query over 1 s) against 1.93 s
+  and 1.92 s; peak 159 MiB a state, 148 MiB the largest racing peer; the 97 left all over
+  the budget, in seeds 0, 4, 5, 6, 8, 9, 15 and 16;
+* bs-zpy: 87.1% of 703 (612) against 86.8% (610; the structure is refused at once, so
+  counting and the covering answer on both routes), the same answers on the 609 both
+  answered (3 states answered on the default route only, 1 on the baseline only, all at
+  the edge of the budget); median 0.017 s against 0.026 s, worst 1.99 s a state and 1.98 s
+  a query (43 states with a query over 1 s), peak 292 MiB a state, 233 MiB the largest
+  racing peer; the 91 left all over the budget, in 18 of the 20 games (87.1% at c4a3207);
+  most of the run's 65 minutes are the choice of the queries (the replayed counting of
+  every seat, up to 13 s a state late in seed 19), not timed;
+* boerenbridge (1,260 states) and zpy5 (351), one run beside the BS-ZPY run below (two
+  runs on the 2 cores): every state on both routes, the same answers; BoerenBridge median
+  0.005 s against 0.036 s, worst 0.16 s a state and a query, 113 MiB; ZPY median 0.007 s
+  both, worst 0.35 s against 0.27 s (counting answers on both routes), 125 MiB;
+* bs-classic, also beside the BS-ZPY run: 97.6% of 461 (450) against 44.3% (204), the
+  same answers on the 204 both answered; median 0.009 s against 0.015 s, worst 1.72 s a
+  state and a query (4 states with a query over 1 s), peak 155 MiB, 163 MiB the largest
+  racing peer; 11 over the budget in seeds 0, 2, 10 and 11 (98.0% at the last run, alone
+  on the machine);
+* CP-SAT started from the last round's world (its values as hints) in the covering's
+  rounds, the covering alone on the 6 late koth states of the last session (10 s): no
+  state faster, seed 0 play 100 undecided (9.3 s before), seed 6 play 50 4.5 -> 5.9 s;
+  not kept.  On seed 0 play 165 the covering ends in 6 rounds of ``a`` (0.08-0.5 s each)
+  and then spends 5.0 s (CP-SAT; HiGHS 8.8 s) showing that the last program has no world.
+
 Run::
 
     python benchmarks/whole_game_knowledge.py [--games bs-classic ...] [--seeds 0 1]
